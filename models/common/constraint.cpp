@@ -1,0 +1,95 @@
+#include "models/common/constraint.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace gpusoc {
+namespace {
+
+// long double holds every int64, uint64 and double exactly on the hosts we build for,
+// so one comparison serves all numeric parameter types.
+long double as_number(const nlohmann::json& value) {
+  if (value.is_number_unsigned()) return static_cast<long double>(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return static_cast<long double>(value.get<std::int64_t>());
+  return static_cast<long double>(value.get<double>());
+}
+
+bool is_power_of_two(const nlohmann::json& value) {
+  if (!value.is_number_integer()) return false;
+  if (value.is_number_unsigned()) {
+    const auto v = value.get<std::uint64_t>();
+    return v != 0 && (v & (v - 1)) == 0;
+  }
+  const auto v = value.get<std::int64_t>();
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : ", ") + word;
+  return out;
+}
+
+}  // namespace
+
+Constraint Constraint::power_of_two() const {
+  Constraint copy = *this;
+  copy.power_of_two_ = true;
+  return copy;
+}
+
+std::optional<std::string> Constraint::violation(std::string_view name,
+                                                 const nlohmann::json& value) const {
+  if (value.is_number()) {
+    const long double v = as_number(value);
+    const bool below = !min_.is_null() && v < as_number(min_);
+    const bool above = !max_.is_null() && v > as_number(max_);
+    if ((below || above) && !min_.is_null() && !max_.is_null()) {
+      return fmt::format("{} = {} is out of range [{}, {}]", name, value.dump(), min_.dump(),
+                         max_.dump());
+    }
+    if (below) return fmt::format("{} = {} is below the minimum {}", name, value.dump(), min_.dump());
+    if (above) return fmt::format("{} = {} exceeds the maximum {}", name, value.dump(), max_.dump());
+  }
+  if (power_of_two_ && !is_power_of_two(value)) {
+    return fmt::format("{} = {} is not a power of two", name, value.dump());
+  }
+  if (!choices_.empty() &&
+      std::find(choices_.begin(), choices_.end(), value.get<std::string>()) == choices_.end()) {
+    return fmt::format("{} = {} is not one of {}", name, value.dump(), join(choices_));
+  }
+  return std::nullopt;
+}
+
+std::string Constraint::describe() const {
+  std::vector<std::string> parts;
+  if (!min_.is_null() && !max_.is_null()) {
+    parts.push_back(min_.dump() + ".." + max_.dump());
+  } else if (!min_.is_null()) {
+    parts.push_back(">= " + min_.dump());
+  } else if (!max_.is_null()) {
+    parts.push_back("<= " + max_.dump());
+  }
+  if (power_of_two_) parts.push_back("power of 2");
+  if (!choices_.empty()) parts.push_back("one of " + join(choices_));
+  return join(parts);
+}
+
+Range::Range(nlohmann::json min, nlohmann::json max) {
+  const auto bound = [](const nlohmann::json& b) { return b.is_null() || b.is_number(); };
+  if (!bound(min) || !bound(max)) throw std::invalid_argument("Range bounds must be numbers");
+  if (!min.is_null() && !max.is_null() && as_number(min) > as_number(max)) {
+    throw std::invalid_argument("Range minimum exceeds its maximum");
+  }
+  min_ = std::move(min);
+  max_ = std::move(max);
+}
+
+Range Range::at_least(nlohmann::json min) { return Range(std::move(min), nullptr); }
+
+OneOf::OneOf(std::initializer_list<std::string> choices) { choices_ = choices; }
+
+}  // namespace gpusoc

@@ -1,0 +1,93 @@
+#include "models/common/sparse_memory.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gpusoc {
+
+SparseMemory::SparseMemory(bool strict) : strict_(strict) {}
+SparseMemory::~SparseMemory() = default;
+
+void SparseMemory::map(uint64_t addr, uint64_t size) {
+  if (size == 0) return;
+  const uint64_t first = addr >> kPageBits;
+  const uint64_t last = (addr + size - 1) >> kPageBits;
+  for (uint64_t p = first; p <= last; ++p) {
+    if (page_mapped(p)) throw std::logic_error("SparseMemory::map: range overlaps a mapping");
+  }
+  mappings_[first] = last - first + 1;
+}
+
+void SparseMemory::unmap(uint64_t addr) {
+  auto it = mappings_.find(addr >> kPageBits);
+  if (it == mappings_.end()) throw std::logic_error("SparseMemory::unmap: no mapping starts here");
+  for (uint64_t p = it->first; p < it->first + it->second; ++p) pages_.erase(p);
+  mappings_.erase(it);
+  flush_tlb();
+}
+
+bool SparseMemory::page_mapped(uint64_t page) const {
+  if (!strict_) return true;
+  auto it = mappings_.upper_bound(page);
+  if (it == mappings_.begin()) return false;
+  --it;
+  return page < it->first + it->second;
+}
+
+bool SparseMemory::is_mapped(uint64_t addr, uint64_t size) const {
+  if (size == 0) return true;
+  const uint64_t last = (addr + size - 1) >> kPageBits;
+  for (uint64_t p = addr >> kPageBits; p <= last; ++p) {
+    if (!page_mapped(p)) return false;
+  }
+  return true;
+}
+
+uint8_t* SparseMemory::page_pointer_slow(uint64_t addr) {
+  const uint64_t page = addr >> kPageBits;
+  if (!page_mapped(page)) return nullptr;
+  auto& slot = pages_[page];
+  if (!slot) {
+    slot.reset(new uint8_t[kPageSize]);
+    std::memset(slot.get(), 0, kPageSize);
+  }
+  TlbEntry& e = tlb_[page & (kTlbSize - 1)];
+  e.page = page;
+  e.data = slot.get();
+  return e.data + (addr & (kPageSize - 1));
+}
+
+void SparseMemory::flush_tlb() { tlb_.fill(TlbEntry{}); }
+
+template <typename Fn>
+bool SparseMemory::for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn) {
+  if (!is_mapped(addr, size)) return false;
+  uint64_t done = 0;
+  while (done < size) {
+    const uint64_t a = addr + done;
+    const uint64_t chunk = std::min(size - done, kPageSize - (a & (kPageSize - 1)));
+    fn(page_pointer(a), done, chunk);
+    done += chunk;
+  }
+  return true;
+}
+
+bool SparseMemory::read(uint64_t addr, void* dst, uint64_t size) {
+  auto* out = static_cast<uint8_t*>(dst);
+  return for_each_chunk(addr, size,
+                        [&](uint8_t* p, uint64_t off, uint64_t n) { std::memcpy(out + off, p, n); });
+}
+
+bool SparseMemory::write(uint64_t addr, const void* src, uint64_t size) {
+  auto* in = static_cast<const uint8_t*>(src);
+  return for_each_chunk(addr, size,
+                        [&](uint8_t* p, uint64_t off, uint64_t n) { std::memcpy(p, in + off, n); });
+}
+
+bool SparseMemory::fill(uint64_t addr, uint8_t value, uint64_t size) {
+  return for_each_chunk(addr, size,
+                        [&](uint8_t* p, uint64_t, uint64_t n) { std::memset(p, value, n); });
+}
+
+}  // namespace gpusoc

@@ -1,0 +1,65 @@
+// Backing store for large address spaces: pages are allocated (zero-filled) on first touch, so a
+// configuration with 80 GB of device memory costs only what a run actually uses. Optionally
+// strict: only mapped ranges may be accessed, the way a GPU faults on an address with no mapping.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace gpusoc {
+
+class SparseMemory {
+ public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr uint64_t kPageSize = uint64_t(1) << kPageBits;
+
+  /// strict: accesses outside mapped ranges fail (page granularity); otherwise every address is valid.
+  explicit SparseMemory(bool strict);
+  ~SparseMemory();
+  SparseMemory(const SparseMemory&) = delete;
+  SparseMemory& operator=(const SparseMemory&) = delete;
+
+  /// Makes [addr, addr+size) accessible (whole pages); in strict mode only.
+  void map(uint64_t addr, uint64_t size);
+  /// Removes a mapping made by map() starting at addr and frees its pages.
+  void unmap(uint64_t addr);
+  bool is_mapped(uint64_t addr, uint64_t size) const;
+
+  /// Host pointer to addr, valid to the end of its page; nullptr when the page is not accessible.
+  uint8_t* page_pointer(uint64_t addr) {
+    const uint64_t page = addr >> kPageBits;
+    TlbEntry& e = tlb_[page & (kTlbSize - 1)];
+    if (e.page == page) return e.data + (addr & (kPageSize - 1));
+    return page_pointer_slow(addr);
+  }
+
+  /// Whole-range copies; false (and nothing copied) when any page is not accessible.
+  bool read(uint64_t addr, void* dst, uint64_t size);
+  bool write(uint64_t addr, const void* src, uint64_t size);
+  bool fill(uint64_t addr, uint8_t value, uint64_t size);
+
+  /// Pages holding data (touched at least once).
+  size_t resident_pages() const { return pages_.size(); }
+
+ private:
+  static constexpr size_t kTlbSize = 256;
+  struct TlbEntry {
+    uint64_t page = ~uint64_t(0);
+    uint8_t* data = nullptr;
+  };
+  uint8_t* page_pointer_slow(uint64_t addr);
+  bool page_mapped(uint64_t page) const;
+  void flush_tlb();
+  template <typename Fn>
+  bool for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn);
+
+  bool strict_;
+  std::map<uint64_t, uint64_t> mappings_;  // first page -> page count
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::array<TlbEntry, kTlbSize> tlb_{};
+};
+
+}  // namespace gpusoc

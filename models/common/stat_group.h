@@ -1,0 +1,51 @@
+// A node of the statistics tree. Each module owns a StatGroup, child of its parent
+// module's group, so stats are named after the model tree: gpu.sm3.l1d.misses. The
+// unnamed root is the statistics registry the platform dumps (stats_report.h).
+//
+// A module declares its stats as typed members of a group, gem5 ADD_STAT style:
+//   struct L1Stats : StatGroup {
+//     explicit L1Stats(StatGroup& parent) : StatGroup(parent, "l1d") {}
+//     Counter hits{*this, "hits", "accesses", "accesses that hit"};
+//     Counter misses{*this, "misses", "accesses", "accesses that missed"};
+//     Formula miss_rate{*this, "miss_rate", "ratio", "misses per access", [this] {
+//       return double(misses.value()) / double(hits.value() + misses.value()); }};
+//   };
+// and counts with `++stats_.misses`: a plain integer add, no lookup.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpusoc {
+
+class Stat;
+
+class StatGroup {
+ public:
+  StatGroup();  // the unnamed root
+  StatGroup(StatGroup& parent, std::string name);
+  ~StatGroup();
+
+  StatGroup(const StatGroup&) = delete;
+  StatGroup& operator=(const StatGroup&) = delete;
+
+  const std::string& name() const { return name_; }
+  std::string path() const;  // dotted from the root, "" for the root
+
+  // In declaration order, which is the order of every dump.
+  const std::vector<Stat*>& stats() const { return stats_; }
+  const std::vector<StatGroup*>& children() const { return children_; }
+
+ private:
+  friend class Stat;
+  void add(Stat& stat);
+  void remove(const Stat& stat);
+  void check_new_name(const std::string& name) const;
+
+  StatGroup* parent_ = nullptr;
+  std::string name_;
+  std::vector<Stat*> stats_;
+  std::vector<StatGroup*> children_;
+};
+
+}  // namespace gpusoc

@@ -1,0 +1,88 @@
+#include "models/common/stats_report.h"
+
+#include <fstream>
+#include <functional>
+#include <vector>
+
+#include "models/common/error.h"
+#include "models/common/stat.h"
+#include "models/common/text_table.h"
+
+namespace gpusoc {
+namespace {
+
+nlohmann::ordered_json group_to_json(const StatGroup& group) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const Stat* stat : group.stats()) {
+    out[stat->name()] = {{"value", stat->to_json()},
+                         {"unit", stat->unit()},
+                         {"description", stat->description()}};
+  }
+  for (const StatGroup* child : group.children()) out[child->name()] = group_to_json(*child);
+  return out;
+}
+
+// Depth first, stats before child groups: the order shared by every format.
+void for_each_stat(const StatGroup& group, const std::function<void(const Stat&)>& visit) {
+  for (const Stat* stat : group.stats()) visit(*stat);
+  for (const StatGroup* child : group.children()) for_each_stat(*child, visit);
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+nlohmann::ordered_json stats_to_json(const StatGroup& root) { return group_to_json(root); }
+
+std::string stats_to_csv(const StatGroup& root) {
+  std::string out = "name,value,unit,description\n";
+  for_each_stat(root, [&out](const Stat& stat) {
+    for (const auto& [suffix, value] : stat.fields()) {
+      const std::string name = suffix.empty() ? stat.path() : stat.path() + "." + suffix;
+      out += csv_field(name) + "," + (value.is_null() ? "" : value.dump()) + "," +
+             csv_field(stat.unit()) + "," + csv_field(stat.description()) + "\n";
+    }
+  });
+  return out;
+}
+
+std::string stats_summary(const StatGroup& root) {
+  std::vector<std::vector<std::string>> rows{{"STATISTIC", "VALUE", "UNIT", "DESCRIPTION"}};
+  for_each_stat(root, [&rows](const Stat& stat) {
+    rows.push_back({stat.path(), stat.summary(), stat.unit(), stat.description()});
+  });
+  return aligned_table(rows);
+}
+
+std::optional<StatsFormat> stats_format_of(const std::filesystem::path& file) {
+  const std::string extension = file.extension().string();
+  if (extension == ".json") return StatsFormat::kJson;
+  if (extension == ".csv") return StatsFormat::kCsv;
+  if (extension == ".txt") return StatsFormat::kText;
+  return std::nullopt;
+}
+
+void write_stats_file(const StatGroup& root, const std::filesystem::path& file) {
+  const std::optional<StatsFormat> format = stats_format_of(file);
+  if (!format) {
+    throw Error("statistics file '" + file.string() + "' must end in .json, .csv or .txt");
+  }
+  std::ofstream out(file);
+  switch (*format) {
+    case StatsFormat::kJson: out << stats_to_json(root).dump(2) << "\n"; break;
+    case StatsFormat::kCsv: out << stats_to_csv(root); break;
+    case StatsFormat::kText: out << stats_summary(root); break;
+  }
+  out.close();
+  if (!out) throw Error("cannot write statistics to '" + file.string() + "'");
+}
+
+}  // namespace gpusoc

@@ -1,0 +1,109 @@
+#include "models/ptx/cta_runner.h"
+
+#include <fmt/format.h>
+
+namespace gpusoc::ptx {
+namespace {
+// Instructions a warp runs before the next one gets a turn: long enough to be cheap, short
+// enough that warps spinning on each other's flags make progress.
+constexpr uint64_t kWarpSlice = 1024;
+}  // namespace
+
+CtaRunner::CtaRunner(const LaunchContext& launch) : launch_(launch) {
+  cta_.num_threads = uint32_t(launch.block.count());
+  cta_.num_warps = (cta_.num_threads + kWarpSize - 1) / kWarpSize;
+  cta_.dynamic_shared_base = launch.kernel->static_shared_bytes;
+  cta_.shared.resize(size_t(launch.kernel->static_shared_bytes) + launch.dynamic_shared_bytes);
+  warps_.resize(cta_.num_warps);
+  for (uint32_t w = 0; w < cta_.num_warps; ++w) {
+    const uint32_t n = std::min(kWarpSize, cta_.num_threads - w * kWarpSize);
+    lanes_.push_back(n == kWarpSize ? kFullMask : (LaneMask(1) << n) - 1);
+  }
+}
+
+uint32_t CtaRunner::live_threads() const {
+  uint32_t live = 0;
+  for (size_t w = 0; w < warps_.size(); ++w) {
+    live += unsigned(__builtin_popcount(lanes_[w] & ~warps_[w].finished_lanes()));
+  }
+  return live;
+}
+
+void CtaRunner::arrive(uint32_t w) {
+  const Warp::BarrierArrival& a = warps_[w].barrier();
+  Barrier& b = barriers_[a.id];
+  b.arrived += unsigned(__builtin_popcount(a.lanes));
+  b.true_lanes += a.red_true_lanes;
+  if (a.count) b.expected = a.count;
+  if (a.waits) {
+    b.waiting.push_back(w);
+  } else {
+    warps_[w].release_barrier(0);
+  }
+}
+
+void CtaRunner::release_completed() {
+  const uint32_t live = live_threads();
+  for (Barrier& b : barriers_) {
+    if (b.arrived == 0) continue;
+    const uint32_t expected = b.expected ? b.expected : live;
+    if (b.arrived < expected) continue;
+    for (uint32_t w : b.waiting) {
+      const Warp::BarrierArrival& a = warps_[w].barrier();
+      uint32_t result = 0;
+      switch (a.red_op) {
+        case BarRedOp::Popc: result = b.true_lanes; break;
+        case BarRedOp::And: result = b.true_lanes == b.arrived; break;
+        case BarRedOp::Or: result = b.true_lanes != 0; break;
+      }
+      warps_[w].release_barrier(result);
+    }
+    b = Barrier{};
+  }
+}
+
+void CtaRunner::deadlock() const {
+  for (size_t id = 0; id < barriers_.size(); ++id) {
+    const Barrier& b = barriers_[id];
+    if (b.waiting.empty()) continue;
+    throw ExecutionError(fmt::format(
+        "kernel '{}' block ({},{},{}): deadlock at barrier {}: {} threads arrived, {} expected, "
+        "and no other thread can run",
+        launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, id, b.arrived,
+        b.expected ? b.expected : live_threads()));
+  }
+  throw ExecutionError(fmt::format("kernel '{}': deadlock with no thread able to run",
+                                   launch_.kernel->name));
+}
+
+void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {
+  cta_.ctaid = ctaid;
+  cta_.sm_id = sm_id;
+  barriers_ = {};
+  for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w].start(launch_, cta_, w, lanes_[w]);
+  for (;;) {
+    bool ran = false, unfinished = false;
+    for (uint32_t w = 0; w < warps_.size(); ++w) {
+      Warp& warp = warps_[w];
+      if (warp.state() != Warp::State::Ready) {
+        unfinished |= warp.state() == Warp::State::AtBarrier;
+        continue;
+      }
+      warp.run(kWarpSlice);
+      ran = true;
+      if (warp.state() == Warp::State::AtBarrier) arrive(w);
+      unfinished |= warp.state() != Warp::State::Done;
+      release_completed();
+    }
+    if (!unfinished) break;
+    if (!ran) deadlock();
+  }
+  for (const Warp& w : warps_) {
+    stats.warp_instructions += w.warp_instructions();
+    stats.thread_instructions += w.thread_instructions();
+  }
+  stats.warps += warps_.size();
+  stats.ctas += 1;
+}
+
+}  // namespace gpusoc::ptx

@@ -1,0 +1,577 @@
+#include "models/ptx/decode_function.h"
+
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include "models/ptx/address_space.h"
+#include "models/ptx/decode_opcode.h"
+#include "models/ptx/semantics/semantics.h"
+
+namespace gpusoc::ptx::detail {
+
+uint32_t variable_size(const ast::VarDecl& d) {
+  uint64_t n = uint64_t(type_size(d.type)) * d.vector;
+  for (uint64_t dim : d.dims) n *= dim ? dim : 0;
+  if (!d.dims.empty() && d.dims.back() == 0) n = uint64_t(type_size(d.type)) * d.init.size();
+  return uint32_t(n);
+}
+
+uint32_t variable_align(const ast::VarDecl& d) {
+  return d.align ? d.align : std::max(1u, type_size(d.type) * d.vector);
+}
+
+namespace {
+
+uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+struct SpecialName {
+  SpecialReg x, y, z;
+  bool has_components;
+};
+
+const std::unordered_map<std::string, SpecialName>& special_names() {
+  using S = SpecialReg;
+  static const std::unordered_map<std::string, SpecialName> t = {
+      {"%tid", {S::TidX, S::TidY, S::TidZ, true}},
+      {"%ntid", {S::NtidX, S::NtidY, S::NtidZ, true}},
+      {"%ctaid", {S::CtaidX, S::CtaidY, S::CtaidZ, true}},
+      {"%nctaid", {S::NctaidX, S::NctaidY, S::NctaidZ, true}},
+      {"%laneid", {S::LaneId, S::LaneId, S::LaneId, false}},
+      {"%warpid", {S::WarpId, S::WarpId, S::WarpId, false}},
+      {"%nwarpid", {S::NWarpId, S::NWarpId, S::NWarpId, false}},
+      {"%smid", {S::SmId, S::SmId, S::SmId, false}},
+      {"%nsmid", {S::NSmId, S::NSmId, S::NSmId, false}},
+      {"%gridid", {S::GridId, S::GridId, S::GridId, false}},
+      {"%lanemask_eq", {S::LanemaskEq, S::LanemaskEq, S::LanemaskEq, false}},
+      {"%lanemask_lt", {S::LanemaskLt, S::LanemaskLt, S::LanemaskLt, false}},
+      {"%lanemask_le", {S::LanemaskLe, S::LanemaskLe, S::LanemaskLe, false}},
+      {"%lanemask_gt", {S::LanemaskGt, S::LanemaskGt, S::LanemaskGt, false}},
+      {"%lanemask_ge", {S::LanemaskGe, S::LanemaskGe, S::LanemaskGe, false}},
+      {"%dynamic_smem_size", {S::DynamicSmemSize, S::DynamicSmemSize, S::DynamicSmemSize, false}},
+      {"%total_smem_size", {S::TotalSmemSize, S::TotalSmemSize, S::TotalSmemSize, false}},
+  };
+  return t;
+}
+
+std::optional<ClockReg> clock_register(const std::string& name) {
+  if (name == "%clock") return ClockReg::Clock;
+  if (name == "%clock64") return ClockReg::Clock64;
+  if (name == "%globaltimer") return ClockReg::GlobalTimer;
+  return std::nullopt;
+}
+
+bool has_destination(Op op) {
+  switch (op) {
+    case Op::St: case Op::Red: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit:
+    case Op::Trap: case Op::BarSync: case Op::BarArrive: case Op::BarWarpSync: case Op::Membar:
+    case Op::Nanosleep: case Op::MbarInit: case Op::Prefetch: case Op::Nop: case Op::Vprintf:
+      return false;
+    default:
+      return true;
+  }
+}
+
+InstClass core_class(Op op) {
+  switch (op) {
+    case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+    case Op::MbarInit: case Op::MbarArrive: case Op::MbarTestWait:
+      return InstClass::Memory;
+    case Op::BarSync: case Op::BarArrive: case Op::BarRed: case Op::BarWarpSync: case Op::Membar:
+    case Op::Nanosleep:
+      return InstClass::Sync;
+    case Op::Cvta: case Op::MovAddr: case Op::ReadClock:
+      return InstClass::Int;
+    default:
+      return InstClass::Control;
+  }
+}
+
+// The float type a float literal in this instruction is converted to.
+ScalarType literal_type(const Inst& in) {
+  return (in.op == Op::Cvt || in.op == Op::Set) ? in.type2 : in.type;
+}
+
+class FunctionDecoder {
+ public:
+  FunctionDecoder(const ast::Function& fn, const ModuleSymbols& module, const Program& program,
+                  Function& out, Diagnostics& diags)
+      : fn_(fn), module_(module), program_(program), out_(out), diags_(diags) {}
+
+  void run() {
+    frame_bytes_ = fn_.is_entry ? program_.module_local_bytes : 0;
+    layout_params();
+    for (const ast::Statement& st : fn_.body) {
+      switch (st.kind) {
+        case ast::Statement::Kind::BlockBegin: scopes_.push(); break;
+        case ast::Statement::Kind::BlockEnd: scopes_.pop(); break;
+        case ast::Statement::Kind::Declaration: declare(st.decl); break;
+        case ast::Statement::Kind::Label:
+          if (!labels_.emplace(st.label, uint32_t(out_.code.size())).second)
+            diags_.error(st.loc, "label '" + st.label + "' defined twice");
+          break;
+        case ast::Statement::Kind::CallPrototype: prototypes_.insert({st.label, 0}); break;
+        case ast::Statement::Kind::Instruction: decode(st.instruction); break;
+      }
+    }
+    for (const auto& [pc, fix] : branch_fixups_) {
+      auto it = labels_.find(fix.first);
+      if (it == labels_.end()) {
+        diags_.error(fix.second, "undefined label '" + fix.first + "'");
+      } else {
+        out_.code[pc].target = it->second;
+      }
+    }
+    // A kernel's frame starts at local address 0, after the module's .local variables.
+    out_.frame_bytes = align_up(frame_bytes_, 16);
+    for (unsigned i = 0; i < 3; ++i) {
+      out_.reqntid[i] = fn_.reqntid[i];
+      out_.maxntid[i] = fn_.maxntid[i];
+    }
+  }
+
+ private:
+  uint32_t allocate_frame(uint32_t size, uint32_t align) {
+    frame_bytes_ = align_up(frame_bytes_, std::max(1u, align));
+    const uint32_t off = frame_bytes_;
+    frame_bytes_ += size;
+    return off;
+  }
+
+  void layout_params() {
+    uint32_t param_bytes = 0;
+    auto place = [&](const ast::VarDecl& d, std::vector<ParamSlot>& slots) {
+      ParamSlot slot;
+      slot.size = variable_size(d);
+      slot.align = variable_align(d);
+      Symbol sym;
+      sym.size = slot.size;
+      sym.type = d.type;
+      if (fn_.is_entry) {
+        slot.offset = param_bytes = align_up(param_bytes, slot.align);
+        param_bytes += slot.size;
+        sym.space = StateSpace::Param;
+        sym.offset = slot.offset;
+      } else {
+        slot.offset = allocate_frame(slot.size, slot.align);
+        sym.space = StateSpace::Local;
+        sym.base = AddrBase::Frame;
+        sym.offset = slot.offset;
+      }
+      slots.push_back(slot);
+      scopes_.declare_symbol(d.name, sym);
+    };
+    for (const ast::VarDecl& d : fn_.params) place(d, out_.params);
+    for (const ast::VarDecl& d : fn_.returns) place(d, out_.returns);
+    out_.param_buffer_bytes = param_bytes;
+  }
+
+  void declare(const ast::VarDecl& d) {
+    switch (d.space) {
+      case StateSpace::Reg: {
+        if (d.vector != 1) {
+          diags_.error(d.loc, "vector registers are not supported ('" + d.name + "')");
+          return;
+        }
+        const unsigned count = d.is_range ? d.range_count : 1;
+        for (unsigned i = 0; i < count; ++i) {
+          const std::string name = d.is_range ? d.name + std::to_string(i) : d.name;
+          scopes_.declare_register(name, RegisterInfo{out_.num_regs++, d.type});
+        }
+        return;
+      }
+      case StateSpace::Local:
+      case StateSpace::Param: {
+        Symbol sym;
+        sym.space = StateSpace::Local;
+        sym.base = AddrBase::Frame;
+        sym.size = variable_size(d);
+        sym.type = d.type;
+        sym.offset = allocate_frame(sym.size, variable_align(d));
+        scopes_.declare_symbol(d.name, sym);
+        return;
+      }
+      case StateSpace::Shared:
+        return;  // placed with the module's shared variables
+      default:
+        diags_.error(d.loc, "unsupported declaration of '" + d.name + "' in ." +
+                                std::string(to_string(d.space)) + " inside a function");
+    }
+  }
+
+  const Symbol* find_symbol(const std::string& name) const {
+    if (const Symbol* s = scopes_.find_symbol(name)) return s;
+    auto it = module_.symbols.find(name);
+    return it == module_.symbols.end() ? nullptr : &it->second;
+  }
+
+  uint32_t hidden_register(SpecialReg s) {
+    for (const HiddenRegister& h : out_.hidden) {
+      if (h.source == s) return h.reg;
+    }
+    out_.hidden.push_back(HiddenRegister{out_.num_regs, s});
+    return out_.num_regs++;
+  }
+
+  void error(const ast::Operand& o, const std::string& msg) { diags_.error(o.loc, msg); }
+
+  // A symbol used where a value is expected: its address (or offset in its space).
+  bool symbol_value(const ast::Operand& o, const Symbol& s, Operand& out) {
+    if (s.kind == Symbol::Kind::Function) {
+      out.kind = Operand::Kind::Imm;
+      out.imm = kFunctionAddressBase + 16 * uint64_t(s.function);
+      return true;
+    }
+    if (s.base != AddrBase::Absolute) {
+      out.kind = Operand::Kind::Addr;
+      out.base = s.base;
+      out.imm = s.offset;
+      return true;
+    }
+    if (s.space == StateSpace::Param && !fn_.is_entry) {
+      error(o, "the address of parameter '" + o.name + "' cannot be taken");
+      return false;
+    }
+    out.kind = Operand::Kind::Imm;
+    out.imm = s.offset;
+    return true;
+  }
+
+  bool immediate(const ast::Operand& o, const Inst& in, Operand& out) {
+    out.kind = Operand::Kind::Imm;
+    const ScalarType t = literal_type(in);
+    const unsigned size = type_size(t);
+    if (o.kind == ast::Operand::Kind::IntImmediate) {
+      out.imm = uint64_t(o.int_value);
+      if (t == ScalarType::F32) {
+        float f = float(o.int_value);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        out.imm = b;
+      } else if (t == ScalarType::F64) {
+        double d = double(o.int_value);
+        std::memcpy(&out.imm, &d, 8);
+      }
+      return true;
+    }
+    double value;
+    if (o.float_is_f32) {
+      float f;
+      uint32_t b = uint32_t(o.float_bits);
+      std::memcpy(&f, &b, 4);
+      value = f;
+    } else {
+      std::memcpy(&value, &o.float_bits, 8);
+    }
+    if (size == 4 && (t == ScalarType::F32 || is_bits(t) || o.float_is_f32)) {
+      if (o.float_is_f32) {
+        out.imm = uint32_t(o.float_bits);
+      } else {
+        float f = float(value);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        out.imm = b;
+      }
+      return true;
+    }
+    if (size == 8 && (t == ScalarType::F64 || is_bits(t))) {
+      std::memcpy(&out.imm, &value, 8);
+      return true;
+    }
+    error(o, "a floating-point literal cannot be used with type ." + std::string(to_string(t)));
+    return false;
+  }
+
+  bool address(const ast::Operand& o, Inst& in, Operand& out) {
+    out.kind = Operand::Kind::Addr;
+    out.imm = uint64_t(o.int_value);
+    if (o.name.empty()) return true;
+    if (const RegisterInfo* r = scopes_.find_register(o.name)) {
+      out.reg = r->index;
+      return true;
+    }
+    const Symbol* s = find_symbol(o.name);
+    if (!s) {
+      error(o, "undefined symbol '" + o.name + "'");
+      return false;
+    }
+    if (s->kind == Symbol::Kind::Function) {
+      error(o, "'" + o.name + "' is a function, not a variable");
+      return false;
+    }
+    out.base = s->base;
+    out.imm += s->offset;
+    // The symbol tells which space a generic or .param access really touches.
+    const StateSpace sym_space = s->space == StateSpace::Const ? StateSpace::Global : s->space;
+    if (in.space == StateSpace::None || in.space == StateSpace::Generic ||
+        (in.space == StateSpace::Param && sym_space == StateSpace::Local)) {
+      in.space = sym_space;
+    }
+    return true;
+  }
+
+  bool source_or_dest(const ast::Operand& o, Inst& in, Operand& out) {
+    using K = ast::Operand::Kind;
+    switch (o.kind) {
+      case K::Register: {
+        auto sp = special_names().find(o.name);
+        if (sp != special_names().end()) {
+          const SpecialName& n = sp->second;
+          SpecialReg s = n.x;
+          if (n.has_components) {
+            if (o.component == 'y') s = n.y;
+            else if (o.component == 'z') s = n.z;
+            else if (o.component != 'x') {
+              error(o, "special register '" + o.name + "' needs a component .x, .y or .z");
+              return false;
+            }
+          }
+          out.kind = Operand::Kind::Reg;
+          out.reg = hidden_register(s);
+          return true;
+        }
+        if (const RegisterInfo* r = scopes_.find_register(o.name)) {
+          out.kind = Operand::Kind::Reg;
+          out.reg = r->index;
+          out.negate = o.negated;
+          return true;
+        }
+        if (const Symbol* s = find_symbol(o.name)) return symbol_value(o, *s, out);
+        if (o.name.rfind("%envreg", 0) == 0 || o.name.rfind("%pm", 0) == 0) {
+          error(o, "special register '" + o.name + "' is not supported");
+        } else {
+          error(o, "undefined register '" + o.name + "'");
+        }
+        return false;
+      }
+      case K::Symbol: {
+        const Symbol* s = find_symbol(o.name);
+        if (!s) {
+          error(o, "undefined symbol '" + o.name + "'");
+          return false;
+        }
+        return symbol_value(o, *s, out);
+      }
+      case K::IntImmediate:
+      case K::FloatImmediate:
+        return immediate(o, in, out);
+      case K::Address:
+        return address(o, in, out);
+      case K::Sink:
+        out.kind = Operand::Kind::None;
+        return true;
+      default:
+        error(o, "unexpected operand");
+        return false;
+    }
+  }
+
+  // Destinations and sources in order, vectors and predicate pairs flattened.
+  bool flatten(const ast::Instruction& ai, Inst& in, size_t count,
+               std::vector<const ast::Operand*>& dst, std::vector<const ast::Operand*>& src) {
+    using K = ast::Operand::Kind;
+    const auto& ops = ai.operands;
+    size_t i = 0;
+    if (has_destination(in.op) && count > 0) {
+      const ast::Operand& d = ops[0];
+      if (d.kind == K::Vector) {
+        for (const auto& e : d.elements) dst.push_back(&e);
+        if (in.op == Op::Mov) in.op = Op::Unpack;
+      } else if (d.kind == K::PredPair) {
+        for (const auto& e : d.elements) dst.push_back(&e);
+        in.flags |= kPredOut;
+      } else {
+        dst.push_back(&d);
+      }
+      i = 1;
+    }
+    for (; i < count; ++i) {
+      if (ops[i].kind == K::Vector) {
+        for (const auto& e : ops[i].elements) src.push_back(&e);
+        if (in.op == Op::Mov) in.op = Op::Pack;
+      } else {
+        src.push_back(&ops[i]);
+      }
+    }
+    if (in.op == Op::Ld && dst.size() != in.vec) {
+      diags_.error(ai.loc, "ld.v" + std::to_string(in.vec) + " needs " + std::to_string(in.vec) +
+                               " destination registers");
+      return false;
+    }
+    if (in.op == Op::Pack || in.op == Op::Unpack) {
+      const size_t n = in.op == Op::Pack ? src.size() : dst.size();
+      const unsigned whole = type_size(in.type);
+      if (n < 2 || whole % n != 0) {
+        diags_.error(ai.loc, "cannot split ." + std::string(to_string(in.type)) + " into " +
+                                 std::to_string(n) + " elements");
+        return false;
+      }
+      const unsigned part = whole / unsigned(n);
+      in.type2 = part == 1 ? ScalarType::B8 : part == 2 ? ScalarType::B16
+               : part == 4 ? ScalarType::B32 : ScalarType::B64;
+    }
+    return true;
+  }
+
+  void decode(const ast::Instruction& ai) {
+    Inst in;
+    in.line = ai.loc.line;
+    OpcodeShape shape;
+    std::string why;
+    if (!detail::decode_opcode(ai, in, shape, why)) {
+      diags_.error(ai.loc, why);
+      return;
+    }
+    if (!ai.guard.empty()) {
+      const RegisterInfo* g = scopes_.find_register(ai.guard);
+      if (!g) {
+        diags_.error(ai.loc, "undefined predicate '" + ai.guard + "'");
+        return;
+      }
+      in.guard = g->index;
+      in.guard_negated = ai.guard_negated;
+    }
+    bool ok = shape.is_call ? decode_call(ai, in) : decode_operands(ai, in, shape);
+    if (!ok) return;
+    if (in.op <= Op::Match) {
+      in.exec = select_handler(in, why);
+      if (!in.exec) {
+        diags_.error(ai.loc, "unsupported instruction '" + spelled(ai) + "': " + why);
+        return;
+      }
+      in.cls = classify(in);
+    } else {
+      in.cls = core_class(in.op);
+    }
+    out_.code.push_back(in);
+  }
+
+  static std::string spelled(const ast::Instruction& ai) {
+    std::string s = ai.opcode;
+    for (const auto& m : ai.modifiers) s += "." + m;
+    return s;
+  }
+
+  bool decode_operands(const ast::Instruction& ai, Inst& in, const OpcodeShape& shape) {
+    size_t count = ai.operands.size();
+    if (shape.l2_cache_hint && count > 0) --count;
+    if (in.op == Op::Bra) {
+      if (count != 1 || ai.operands[0].kind != ast::Operand::Kind::Symbol) {
+        diags_.error(ai.loc, "bra needs a label");
+        return false;
+      }
+      branch_fixups_.push_back({uint32_t(out_.code.size()), {ai.operands[0].name, ai.operands[0].loc}});
+      return true;
+    }
+    std::vector<const ast::Operand*> dst, src;
+    if (!flatten(ai, in, count, dst, src)) return false;
+    if (int(src.size()) < shape.min_src || int(src.size()) > shape.max_src ||
+        (has_destination(in.op) && dst.empty() && in.op != Op::BarRed)) {
+      diags_.error(ai.loc, "wrong number of operands for '" + spelled(ai) + "'");
+      return false;
+    }
+    if (dst.size() + src.size() > kMaxOperands) {
+      diags_.error(ai.loc, "too many operands for '" + spelled(ai) + "'");
+      return false;
+    }
+    in.num_dst = uint8_t(dst.size());
+    in.num_src = uint8_t(src.size());
+    unsigned k = 0;
+    for (const ast::Operand* o : dst) {
+      if (!source_or_dest(*o, in, in.ops[k])) return false;
+      if (in.ops[k].kind == Operand::Kind::Imm || in.ops[k].kind == Operand::Kind::Addr) {
+        error(*o, "a destination must be a register");
+        return false;
+      }
+      ++k;
+    }
+    for (const ast::Operand* o : src) {
+      if (in.op == Op::Mov && o->kind == ast::Operand::Kind::Register) {
+        if (auto c = clock_register(o->name)) {
+          in.op = Op::ReadClock;
+          in.sub = uint8_t(*c);
+          ++k;
+          continue;
+        }
+      }
+      if (!source_or_dest(*o, in, in.ops[k])) return false;
+      ++k;
+    }
+    if (in.op == Op::Mov && in.ops[1].kind == Operand::Kind::Addr) in.op = Op::MovAddr;
+    return true;
+  }
+
+  bool decode_call(const ast::Instruction& ai, Inst& in) {
+    using K = ast::Operand::Kind;
+    const auto& ops = ai.operands;
+    size_t i = 0;
+    CallSite site;
+    auto frame_offsets = [&](const ast::Operand& list, std::vector<uint32_t>& out) {
+      for (const ast::Operand& e : list.elements) {
+        const Symbol* s = scopes_.find_symbol(e.name);
+        if (!s || s->base != AddrBase::Frame) {
+          error(e, "call argument '" + e.name + "' is not a .param variable of this function");
+          return false;
+        }
+        out.push_back(uint32_t(s->offset));
+      }
+      return true;
+    };
+    if (i < ops.size() && ops[i].kind == K::ParenList) {
+      if (!frame_offsets(ops[i++], site.ret_offsets)) return false;
+    }
+    if (i >= ops.size()) {
+      diags_.error(ai.loc, "call needs a function");
+      return false;
+    }
+    const ast::Operand& callee = ops[i++];
+    if (i < ops.size() && ops[i].kind == K::ParenList) {
+      if (!frame_offsets(ops[i++], site.arg_offsets)) return false;
+    }
+    if (const RegisterInfo* r = scopes_.find_register(callee.name)) {
+      site.callee_reg = r->index;
+    } else {
+      const Symbol* s = find_symbol(callee.name);
+      if (!s || s->kind != Symbol::Kind::Function) {
+        error(callee, "call to undefined function '" + callee.name + "'");
+        return false;
+      }
+      site.callee = s->function;
+      const Function& f = program_.functions[s->function];
+      if (!f.has_body) {
+        if (f.name == "vprintf") {
+          in.op = Op::Vprintf;
+        } else if (f.name == "__assertfail") {
+          in.op = Op::Trap;
+          in.sub = 1;
+        } else {
+          error(callee, "call to external function '" + f.name + "' is not supported");
+          return false;
+        }
+      }
+    }
+    in.target = uint32_t(out_.call_sites.size());
+    out_.call_sites.push_back(std::move(site));
+    return true;
+  }
+
+  const ast::Function& fn_;
+  const ModuleSymbols& module_;
+  const Program& program_;
+  Function& out_;
+  Diagnostics& diags_;
+  Scopes scopes_;
+  uint32_t frame_bytes_ = 0;
+  std::unordered_map<std::string, uint32_t> labels_;
+  std::unordered_map<std::string, int> prototypes_;
+  std::vector<std::pair<uint32_t, std::pair<std::string, SourceLoc>>> branch_fixups_;
+};
+
+}  // namespace
+
+void decode_function(const ast::Function& fn, const ModuleSymbols& module, const Program& program,
+                     Function& out, Diagnostics& diags) {
+  FunctionDecoder(fn, module, program, out, diags).run();
+}
+
+}  // namespace gpusoc::ptx::detail

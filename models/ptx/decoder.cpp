@@ -1,0 +1,198 @@
+#include "models/ptx/decoder.h"
+
+#include <cstring>
+
+#include "models/ptx/cfg.h"
+#include "models/ptx/decode_function.h"
+#include "models/ptx/address_space.h"
+
+namespace gpusoc::ptx {
+
+const detail::RegisterInfo* detail::Scopes::find_register(const std::string& name) const {
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    auto f = it->regs.find(name);
+    if (f != it->regs.end()) return &f->second;
+  }
+  return nullptr;
+}
+
+const detail::Symbol* detail::Scopes::find_symbol(const std::string& name) const {
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    auto f = it->symbols.find(name);
+    if (f != it->symbols.end()) return &f->second;
+  }
+  return nullptr;
+}
+
+int Program::find_function(const std::string& name) const {
+  for (size_t i = 0; i < functions.size(); ++i) {
+    if (functions[i].name == name) return int(i);
+  }
+  return -1;
+}
+
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+// Serializes an initializer into the variable's bytes; symbol addresses are resolved with the
+// module's symbols (variables placed earlier in the module, or functions).
+std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSymbols& syms,
+                                   Diagnostics& diags) {
+  const uint32_t size = detail::variable_size(d);
+  std::vector<uint8_t> bytes(size, 0);
+  const unsigned elem = type_size(d.type);
+  if (elem == 0) return bytes;
+  for (size_t i = 0; i < d.init.size(); ++i) {
+    if ((i + 1) * elem > size) {
+      diags.error(d.loc, "too many initializers for '" + d.name + "'");
+      break;
+    }
+    const ast::InitValue& v = d.init[i];
+    uint64_t bits = 0;
+    switch (v.kind) {
+      case ast::InitValue::Kind::Int:
+        bits = uint64_t(v.int_value);
+        if (type_size(d.type) == 4 && d.type == ScalarType::F32) {
+          float f = float(v.int_value);
+          uint32_t b;
+          std::memcpy(&b, &f, 4);
+          bits = b;
+        } else if (d.type == ScalarType::F64) {
+          double f = double(v.int_value);
+          std::memcpy(&bits, &f, 8);
+        }
+        break;
+      case ast::InitValue::Kind::Float: {
+        if (d.type == ScalarType::F32 || elem == 4) {
+          float f;
+          if (v.float_is_f32) {
+            uint32_t b = uint32_t(v.float_bits);
+            std::memcpy(&f, &b, 4);
+          } else {
+            double dv;
+            std::memcpy(&dv, &v.float_bits, 8);
+            f = float(dv);
+          }
+          uint32_t b;
+          std::memcpy(&b, &f, 4);
+          bits = b;
+        } else {
+          double dv;
+          if (v.float_is_f32) {
+            float f;
+            uint32_t b = uint32_t(v.float_bits);
+            std::memcpy(&f, &b, 4);
+            dv = f;
+          } else {
+            std::memcpy(&dv, &v.float_bits, 8);
+          }
+          std::memcpy(&bits, &dv, 8);
+        }
+        break;
+      }
+      case ast::InitValue::Kind::SymbolAddress: {
+        auto it = syms.symbols.find(v.symbol);
+        if (it == syms.symbols.end()) {
+          diags.error(d.loc, "undefined symbol '" + v.symbol + "' in initializer of '" + d.name + "'");
+          continue;
+        }
+        const detail::Symbol& s = it->second;
+        uint64_t addr = s.kind == detail::Symbol::Kind::Function
+                            ? kFunctionAddressBase + 16 * uint64_t(s.function)
+                            : s.offset;
+        if (s.space == StateSpace::Shared && v.generic) addr += kSharedWindowBase;
+        bits = addr + uint64_t(v.offset);
+        break;
+      }
+    }
+    std::memcpy(bytes.data() + i * elem, &bits, elem);
+  }
+  return bytes;
+}
+
+void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlacement& placement,
+                   Diagnostics& diags) {
+  for (const ast::VarDecl& d : m.globals) {
+    detail::Symbol sym;
+    sym.space = d.space;
+    sym.size = detail::variable_size(d);
+    sym.type = d.type;
+    const uint32_t align = detail::variable_align(d);
+    switch (d.space) {
+      case StateSpace::Global:
+      case StateSpace::Const: {
+        sym.offset = placement.allocate(sym.size ? sym.size : 1, align);
+        syms.symbols[d.name] = sym;
+        placement.write(sym.offset, initial_bytes(d, syms, diags));
+        continue;
+      }
+      case StateSpace::Shared:
+        if (d.is_extern) {
+          sym.base = AddrBase::DynamicShared;
+        } else {
+          sym.offset = align_up(syms.shared_bytes, align);
+          syms.shared_bytes = uint32_t(sym.offset + sym.size);
+        }
+        break;
+      case StateSpace::Local:
+        sym.offset = align_up(syms.module_local_bytes, align);
+        syms.module_local_bytes = uint32_t(sym.offset + sym.size);
+        break;
+      default:
+        diags.error(d.loc, "unsupported module-scope variable '" + d.name + "' in state space ." +
+                               std::string(to_string(d.space)));
+        continue;
+    }
+    syms.symbols[d.name] = sym;
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacement& placement,
+                                       Diagnostics& diags) {
+  auto program = std::make_shared<Program>();
+  program->file = module.file;
+  detail::ModuleSymbols syms;
+
+  // Functions first, so that initializers and calls can name any of them.
+  for (const ast::Function& f : module.functions) {
+    if (program->find_function(f.name) >= 0) {
+      // A prototype followed by its definition: the definition wins.
+      if (f.has_body) program->functions[program->find_function(f.name)].has_body = true;
+      continue;
+    }
+    Function out;
+    out.name = f.name;
+    out.is_entry = f.is_entry;
+    out.has_body = f.has_body;
+    detail::Symbol sym;
+    sym.kind = detail::Symbol::Kind::Function;
+    sym.function = uint32_t(program->functions.size());
+    syms.symbols[f.name] = sym;
+    program->functions.push_back(std::move(out));
+  }
+  place_globals(module, syms, placement, diags);
+  // Shared declarations inside function bodies are module-wide in the functional model too.
+  for (const ast::Function& f : module.functions) {
+    for (const ast::Statement& st : f.body) {
+      if (st.kind != ast::Statement::Kind::Declaration || st.decl.space != StateSpace::Shared) continue;
+      ast::Module one;
+      one.globals.push_back(st.decl);
+      place_globals(one, syms, placement, diags);
+    }
+  }
+  program->module_local_bytes = uint32_t(align_up(syms.module_local_bytes, 16));
+
+  for (const ast::Function& f : module.functions) {
+    if (!f.has_body) continue;
+    Function& out = program->functions[program->find_function(f.name)];
+    decode_function(f, syms, *program, out, diags);
+    out.static_shared_bytes = uint32_t(align_up(syms.shared_bytes, 16));
+    assign_reconvergence_points(out.code);
+  }
+  return program;
+}
+
+}  // namespace gpusoc::ptx

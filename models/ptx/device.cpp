@@ -1,0 +1,220 @@
+#include "models/ptx/device.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "models/common/sparse_memory.h"
+#include "models/ptx/address_space.h"
+#include "models/ptx/cta_runner.h"
+#include "models/ptx/decoder.h"
+#include "models/ptx/diagnostics.h"
+#include "models/ptx/parser.h"
+#include "models/ptx/program.h"
+
+namespace gpusoc::ptx {
+
+const std::string& Kernel::name() const { return fn_->name; }
+
+std::vector<uint32_t> Kernel::param_sizes() const {
+  std::vector<uint32_t> sizes;
+  for (const ParamSlot& p : fn_->params) sizes.push_back(p.size);
+  return sizes;
+}
+
+Kernel Module::kernel(std::string_view name) const {
+  for (const Function& f : program_->functions) {
+    if (f.is_entry && f.name == name) return Kernel(&f);
+  }
+  std::string list;
+  for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ", ") + k;
+  throw LaunchError(fmt::format("module '{}' has no kernel '{}' (kernels: {})", program_->file,
+                                name, list.empty() ? "none" : list));
+}
+
+std::vector<std::string> Module::kernel_names() const {
+  std::vector<std::string> names;
+  for (const Function& f : program_->functions) {
+    if (f.is_entry) names.push_back(f.name);
+  }
+  return names;
+}
+
+struct FunctionalDevice::Impl : GlobalPlacement {
+  explicit Impl(DeviceOptions o) : options(std::move(o)), memory(/*strict=*/true) {}
+
+  uint64_t allocate(uint64_t bytes, uint64_t align) override {
+    if (bytes == 0) bytes = 1;
+    align = std::max<uint64_t>(align, 256);
+    // First fit over the gaps between live allocations, pages kept apart so that an overrun
+    // into the next page faults rather than corrupting a neighbour.
+    uint64_t candidate = kGlobalBase;
+    const uint64_t span = (bytes + SparseMemory::kPageSize - 1) & ~(SparseMemory::kPageSize - 1);
+    for (const auto& [addr, size] : allocations) {
+      if (candidate + span <= addr) break;
+      const uint64_t end = addr + ((size + SparseMemory::kPageSize - 1) & ~(SparseMemory::kPageSize - 1));
+      candidate = std::max(candidate, (end + align - 1) / align * align);
+    }
+    if (candidate + span > kGlobalBase + options.device_memory_bytes) throw std::bad_alloc();
+    allocations[candidate] = bytes;
+    memory.map(candidate, bytes);
+    return candidate;
+  }
+  void write(uint64_t addr, const std::vector<uint8_t>& bytes) override {
+    memory.write(addr, bytes.data(), bytes.size());
+  }
+
+  void check_range(const char* what, uint64_t addr, uint64_t bytes) const {
+    auto it = allocations.upper_bound(addr);
+    if (it != allocations.begin()) {
+      --it;
+      if (addr >= it->first && addr + bytes <= it->first + it->second) return;
+    }
+    throw std::out_of_range(fmt::format("{}: [0x{:x}, 0x{:x}) is not inside one device allocation",
+                                        what, addr, addr + bytes));
+  }
+
+  DeviceOptions options;
+  SparseMemory memory;
+  std::map<uint64_t, uint64_t> allocations;  // address -> bytes
+  std::vector<std::shared_ptr<const Program>> modules;
+  uint32_t next_grid_id = 1;
+};
+
+FunctionalDevice::FunctionalDevice(DeviceOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {}
+FunctionalDevice::~FunctionalDevice() = default;
+
+const DeviceOptions& FunctionalDevice::options() const { return impl_->options; }
+
+Module FunctionalDevice::load_module(std::string_view text, std::string name) {
+  Diagnostics diags(name);
+  ast::Module parsed = parse_module(text, diags);
+  if (!diags.empty()) throw ModuleLoadError(diags.list());
+  parsed.file = name;
+  std::shared_ptr<Program> program = decode_module(parsed, *impl_, diags);
+  if (!diags.empty()) throw ModuleLoadError(diags.list());
+  impl_->modules.push_back(program);
+  return Module(program);
+}
+
+Module FunctionalDevice::load_module_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ModuleLoadError({Diagnostic{path, SourceLoc{}, "cannot open file"}});
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_module(ss.str(), path);
+}
+
+DevicePtr FunctionalDevice::malloc(uint64_t bytes) { return impl_->allocate(bytes, 256); }
+
+void FunctionalDevice::free(DevicePtr ptr) {
+  auto it = impl_->allocations.find(ptr);
+  if (it == impl_->allocations.end()) {
+    throw std::invalid_argument(fmt::format("free: 0x{:x} is not a device allocation", ptr));
+  }
+  impl_->memory.unmap(ptr);
+  impl_->allocations.erase(it);
+}
+
+void FunctionalDevice::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
+  if (bytes == 0) return;
+  impl_->check_range("copy_to_device", dst, bytes);
+  impl_->memory.write(dst, src, bytes);
+}
+
+void FunctionalDevice::copy_to_host(void* dst, DevicePtr src, uint64_t bytes) {
+  if (bytes == 0) return;
+  impl_->check_range("copy_to_host", src, bytes);
+  impl_->memory.read(src, dst, bytes);
+}
+
+void FunctionalDevice::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
+  if (bytes == 0) return;
+  impl_->check_range("memset", dst, bytes);
+  impl_->memory.fill(dst, value, bytes);
+}
+
+namespace {
+
+void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& args,
+                  const DeviceOptions& o) {
+  auto fail = [&](const std::string& why) {
+    throw LaunchError(fmt::format("launch of '{}': {}", k.name, why));
+  };
+  const Dim3& b = c.block;
+  const Dim3& g = c.grid;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+    fail(fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
+                     g.y, g.z, b.x, b.y, b.z));
+  if (b.x > 1024 || b.y > 1024 || b.z > 64)
+    fail(fmt::format("block ({},{},{}) exceeds the limits (1024,1024,64)", b.x, b.y, b.z));
+  if (b.count() > o.max_threads_per_cta)
+    fail(fmt::format("block ({},{},{}) has {} threads; at most {} are allowed", b.x, b.y, b.z,
+                     b.count(), o.max_threads_per_cta));
+  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+    fail(fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z));
+  if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
+                       k.reqntid[2] != std::max(1u, b.z)))
+    fail(fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z));
+  const uint64_t shared = uint64_t(k.static_shared_bytes) + c.dynamic_shared_bytes;
+  if (shared > o.max_shared_bytes_per_cta)
+    fail(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
+                     shared, k.static_shared_bytes, c.dynamic_shared_bytes,
+                     o.max_shared_bytes_per_cta));
+  if (k.frame_bytes > o.stack_bytes_per_thread)
+    fail(fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
+                     k.frame_bytes, o.stack_bytes_per_thread));
+  if (args.args().size() != k.params.size())
+    fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(), k.params.size()));
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (args.args()[i].size() != k.params[i].size)
+      fail(fmt::format("argument {} has {} bytes, the parameter has {}", i, args.args()[i].size(),
+                       k.params[i].size));
+  }
+}
+
+}  // namespace
+
+LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
+                                     const KernelArgs& args) {
+  const Function& k = kernel.function();
+  check_launch(k, config, args, impl_->options);
+  LaunchContext ctx;
+  for (const auto& m : impl_->modules) {
+    if (&k >= m->functions.data() && &k < m->functions.data() + m->functions.size()) ctx.program = m.get();
+  }
+  if (!ctx.program) throw LaunchError("launch of '" + k.name + "': the kernel is not from this device");
+  ctx.kernel = &k;
+  ctx.grid = config.grid;
+  ctx.block = config.block;
+  ctx.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  ctx.params.assign(k.param_buffer_bytes, 0);
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    std::memcpy(ctx.params.data() + k.params[i].offset, args.args()[i].data(), k.params[i].size);
+  }
+  ctx.global = &impl_->memory;
+  ctx.num_sms = impl_->options.num_sms;
+  ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
+  ctx.grid_id = impl_->next_grid_id++;
+  ctx.printf_sink = impl_->options.printf_sink;
+  if (!ctx.printf_sink) ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };
+
+  LaunchStats stats;
+  CtaRunner runner(ctx);
+  uint64_t linear = 0;
+  for (uint32_t z = 0; z < config.grid.z; ++z) {
+    for (uint32_t y = 0; y < config.grid.y; ++y) {
+      for (uint32_t x = 0; x < config.grid.x; ++x, ++linear) {
+        runner.run(Dim3(x, y, z), uint32_t(linear % std::max(1u, ctx.num_sms)), stats);
+      }
+    }
+  }
+  return stats;
+}
+
+}  // namespace gpusoc::ptx

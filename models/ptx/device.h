@@ -1,0 +1,162 @@
+// A functional GPU: load PTX modules, allocate and copy device memory, launch kernels and run
+// them to completion with the PTX core. No timing, no SystemC. Used by the tests and benchmarks
+// here and, later, underneath the SoC's SMs.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace gpusoc::ptx {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  constexpr Dim3() = default;
+  constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+using DevicePtr = uint64_t;
+
+/// Limits and identity of the functional device (taken from the configuration by callers).
+struct DeviceOptions {
+  uint32_t num_sms = 2;                          // %nsmid; CTAs are spread over %smid round-robin
+  uint32_t max_threads_per_cta = 1024;
+  uint32_t max_shared_bytes_per_cta = 48 * 1024; // static + dynamic
+  uint32_t stack_bytes_per_thread = 1024;        // local memory: frames, depots, call parameters
+  uint64_t device_memory_bytes = 4ull << 30;     // what malloc may hand out
+  /// Device printf output, one call per printf; by default it goes to the "ptx.printf" logger.
+  std::function<void(const std::string&)> printf_sink;
+};
+
+/// A runtime fault of a kernel (trap, illegal address, misaligned access, stack overflow, ...):
+/// the message names the kernel, the thread and block, the PTX line, and what went wrong.
+class ExecutionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A launch the device refuses before running anything (bad dimensions, wrong arguments, ...).
+class LaunchError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct LaunchStats {
+  uint64_t warp_instructions = 0;    // warp-level instructions issued (predicated-off ones included)
+  uint64_t thread_instructions = 0;  // sum over instructions of active, guard-true lanes
+  uint64_t ctas = 0;
+  uint64_t warps = 0;
+};
+
+class Program;   // a loaded, decoded module (program.h)
+class Function;  // a decoded .entry or .func
+
+/// Handle to a kernel (.entry) of a loaded module; valid while its device lives.
+class Kernel {
+ public:
+  const std::string& name() const;
+  /// Sizes in bytes of the kernel's parameters, in order.
+  std::vector<uint32_t> param_sizes() const;
+  const Function& function() const { return *fn_; }
+
+ private:
+  friend class FunctionalDevice;
+  friend class Module;
+  explicit Kernel(const Function* fn) : fn_(fn) {}
+  const Function* fn_;
+};
+
+/// A loaded module; kernels looked up by (mangled) name.
+class Module {
+ public:
+  /// Throws LaunchError naming the module and listing its kernels when `name` is not one of them.
+  Kernel kernel(std::string_view name) const;
+  std::vector<std::string> kernel_names() const;
+  const Program& program() const { return *program_; }
+
+ private:
+  friend class FunctionalDevice;
+  explicit Module(std::shared_ptr<const Program> p) : program_(std::move(p)) {}
+  std::shared_ptr<const Program> program_;
+};
+
+/// Kernel arguments, packed by value in declaration order (pointers as DevicePtr).
+class KernelArgs {
+ public:
+  template <typename... Args>
+  explicit KernelArgs(const Args&... args) {
+    (push(args), ...);
+  }
+  template <typename T>
+  void push(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>, "kernel arguments are passed by value");
+    std::vector<uint8_t> bytes(sizeof(T));
+    std::memcpy(bytes.data(), &v, sizeof(T));
+    args_.push_back(std::move(bytes));
+  }
+  const std::vector<std::vector<uint8_t>>& args() const { return args_; }
+
+ private:
+  std::vector<std::vector<uint8_t>> args_;
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamic_shared_bytes = 0;
+};
+
+class FunctionalDevice {
+ public:
+  explicit FunctionalDevice(DeviceOptions options = {});
+  ~FunctionalDevice();
+  FunctionalDevice(const FunctionalDevice&) = delete;
+  FunctionalDevice& operator=(const FunctionalDevice&) = delete;
+
+  /// Parse, check and load; throws ModuleLoadError (diagnostics.h) listing every problem.
+  Module load_module(std::string_view ptx_text, std::string name = "<memory>");
+  Module load_module_file(const std::string& path);
+
+  DevicePtr malloc(uint64_t bytes);  // 256-byte aligned; throws std::bad_alloc when full
+  void free(DevicePtr ptr);           // throws std::invalid_argument for a pointer not from malloc
+  void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
+  void copy_to_host(void* dst, DevicePtr src, uint64_t bytes);
+  void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
+
+  /// Checks the arguments against the kernel's parameters (count and sizes) and the dimensions
+  /// against the device limits (LaunchError), then runs the grid to completion (ExecutionError).
+  LaunchStats launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args);
+  template <typename... Args>
+  LaunchStats launch(const Kernel& kernel, Dim3 grid, Dim3 block, const Args&... args) {
+    return launch(kernel, LaunchConfig{grid, block, 0}, KernelArgs(args...));
+  }
+
+  // Typed conveniences for host code and tests.
+  template <typename T>
+  DevicePtr upload(const std::vector<T>& host) {
+    DevicePtr p = malloc(host.empty() ? 1 : host.size() * sizeof(T));
+    copy_to_device(p, host.data(), host.size() * sizeof(T));
+    return p;
+  }
+  template <typename T>
+  std::vector<T> download(DevicePtr src, size_t count) {
+    std::vector<T> host(count);
+    copy_to_host(host.data(), src, count * sizeof(T));
+    return host;
+  }
+
+  const DeviceOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpusoc::ptx

@@ -1,0 +1,2 @@
+#include "models/ptx/semantics/families.h"
+namespace gpusoc::ptx::sem {}

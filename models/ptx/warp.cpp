@@ -1,0 +1,327 @@
+#include "models/ptx/warp.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "models/ptx/address_space.h"
+#include "models/ptx/cfg.h"
+
+namespace gpusoc::ptx {
+
+void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_index, LaneMask lanes) {
+  launch_ = &launch;
+  cta_ = &cta;
+  warp_index_ = warp_index;
+  state_ = State::Ready;
+  exited_ = ~lanes;
+  simt_.clear();
+  calls_.clear();
+  warp_instructions_ = thread_instructions_ = 0;
+  const size_t local_bytes = size_t(kWarpSize) * launch.stack_bytes_per_thread;
+  // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
+  if (local_.size() < local_bytes) local_.resize(local_bytes);
+  regs_.clear();
+  frame_base_ = 0;
+  enter_function(*launch.kernel, 0);
+  simt_.push_back(SimtEntry{0, kNoReconverge, lanes});
+  select_active();
+}
+
+uint64_t Warp::special_value(SpecialReg s, unsigned lane) const {
+  const uint32_t linear = warp_index_ * kWarpSize + lane;
+  const Dim3& b = launch_->block;
+  const Dim3& g = launch_->grid;
+  switch (s) {
+    case SpecialReg::TidX: return linear % b.x;
+    case SpecialReg::TidY: return (linear / b.x) % b.y;
+    case SpecialReg::TidZ: return linear / (b.x * b.y);
+    case SpecialReg::NtidX: return b.x;
+    case SpecialReg::NtidY: return b.y;
+    case SpecialReg::NtidZ: return b.z;
+    case SpecialReg::CtaidX: return cta_->ctaid.x;
+    case SpecialReg::CtaidY: return cta_->ctaid.y;
+    case SpecialReg::CtaidZ: return cta_->ctaid.z;
+    case SpecialReg::NctaidX: return g.x;
+    case SpecialReg::NctaidY: return g.y;
+    case SpecialReg::NctaidZ: return g.z;
+    case SpecialReg::LaneId: return lane;
+    case SpecialReg::WarpId: return warp_index_;
+    case SpecialReg::NWarpId: return cta_->num_warps;
+    case SpecialReg::SmId: return cta_->sm_id;
+    case SpecialReg::NSmId: return launch_->num_sms;
+    case SpecialReg::GridId: return launch_->grid_id;
+    case SpecialReg::LanemaskEq: return uint32_t(1u << lane);
+    case SpecialReg::LanemaskLt: return uint32_t((1u << lane) - 1);
+    case SpecialReg::LanemaskLe: return uint32_t((2ull << lane) - 1);
+    case SpecialReg::LanemaskGt: return uint32_t(~((2ull << lane) - 1));
+    case SpecialReg::LanemaskGe: return uint32_t(~((1u << lane) - 1));
+    case SpecialReg::DynamicSmemSize: return launch_->dynamic_shared_bytes;
+    case SpecialReg::TotalSmemSize: return cta_->shared.size();
+  }
+  return 0;
+}
+
+// Pushes a register frame for `fn` and fills the special registers it reads.
+void Warp::enter_function(const Function& fn, size_t reg_base) {
+  fn_ = &fn;
+  reg_base_ = reg_base;
+  const size_t need = reg_base + size_t(fn.num_regs) * kWarpSize;
+  if (regs_.size() < need) regs_.resize(need);
+  ctx_.regs = regs_.data() + reg_base_;
+  for (const HiddenRegister& h : fn.hidden) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      ctx_.regs[size_t(h.reg) * kWarpSize + lane] = special_value(h.source, lane);
+    }
+  }
+}
+
+void Warp::pop_simt_entry() {
+  simt_.pop_back();
+  if (calls_.empty() || simt_.size() != calls_.back().simt_depth) return;
+  // The callee's base entry is gone: every calling lane has returned or exited.
+  const CallFrame f = calls_.back();
+  calls_.pop_back();
+  const size_t callee_regs = reg_base_;
+  fn_ = f.fn;
+  reg_base_ = f.reg_base;
+  frame_base_ = f.frame_base;
+  regs_.resize(callee_regs);
+  ctx_.regs = regs_.data() + reg_base_;
+}
+
+bool Warp::select_active() {
+  while (!simt_.empty()) {
+    const SimtEntry& top = simt_.back();
+    if (top.pc == top.reconverge) {
+      pop_simt_entry();
+      continue;
+    }
+    LaneMask m = top.mask & ~exited_;
+    if (!calls_.empty()) m &= ~calls_.back().returned;
+    if (m == 0) {
+      pop_simt_entry();
+      continue;
+    }
+    active_ = m;
+    return true;
+  }
+  active_ = 0;
+  state_ = State::Done;
+  return false;
+}
+
+void Warp::branch(const Inst& in, LaneMask taken) {
+  SimtEntry& top = simt_.back();
+  const LaneMask not_taken = active_ & ~taken;
+  if (not_taken == 0) {
+    top.pc = in.target;
+  } else if (taken == 0) {
+    ++top.pc;
+  } else {
+    // Divergence: the current entry waits at the reconvergence point; the fall-through path
+    // runs first, then the taken path, and both pop when they reach the reconvergence point.
+    const uint32_t fallthrough = top.pc + 1;
+    top.pc = in.reconverge;
+    simt_.push_back(SimtEntry{in.target, in.reconverge, taken});
+    simt_.push_back(SimtEntry{fallthrough, in.reconverge, not_taken});
+  }
+  select_active();
+}
+
+void Warp::call(const Inst& in, LaneMask exec) {
+  const CallSite& site = fn_->call_sites[in.target];
+  uint32_t callee_index = site.callee;
+  if (site.callee_reg != kNoReg) {
+    const unsigned first = unsigned(__builtin_ctz(exec));
+    const uint64_t addr = ctx_.regs[size_t(site.callee_reg) * kWarpSize + first];
+    for (LaneMask m = exec; m; m &= m - 1) {
+      if (ctx_.regs[size_t(site.callee_reg) * kWarpSize + unsigned(__builtin_ctz(m))] != addr)
+        fault(in, first, "indirect call with different targets in one warp is not supported");
+    }
+    const uint64_t index = (addr - kFunctionAddressBase) / 16;
+    if (addr < kFunctionAddressBase || (addr - kFunctionAddressBase) % 16 != 0 ||
+        index >= launch_->program->functions.size() ||
+        !launch_->program->functions[index].has_body) {
+      fault(in, first, fmt::format("indirect call to 0x{:x}, which is not a function", addr));
+    }
+    callee_index = uint32_t(index);
+  }
+  const Function& callee = launch_->program->functions[callee_index];
+  if (site.arg_offsets.size() != callee.params.size() ||
+      site.ret_offsets.size() > callee.returns.size()) {
+    fault(in, unsigned(__builtin_ctz(exec)),
+          fmt::format("call to '{}' passes {} arguments, it takes {}", callee.name,
+                      site.arg_offsets.size(), callee.params.size()));
+  }
+  const uint32_t callee_frame = frame_base_ + fn_->frame_bytes;
+  if (uint64_t(callee_frame) + callee.frame_bytes > launch_->stack_bytes_per_thread) {
+    fault(in, unsigned(__builtin_ctz(exec)),
+          fmt::format("stack overflow calling '{}' (stack is {} bytes per thread)", callee.name,
+                      launch_->stack_bytes_per_thread));
+  }
+  for (LaneMask m = exec; m; m &= m - 1) {
+    uint8_t* stack = local(unsigned(__builtin_ctz(m)));
+    for (size_t i = 0; i < callee.params.size(); ++i) {
+      std::memcpy(stack + callee_frame + callee.params[i].offset,
+                  stack + frame_base_ + site.arg_offsets[i], callee.params[i].size);
+    }
+  }
+  simt_.back().pc++;  // where the caller resumes
+  calls_.push_back(CallFrame{fn_, reg_base_, frame_base_, in.target, simt_.size(), 0});
+  frame_base_ = callee_frame;
+  enter_function(callee, reg_base_ + size_t(fn_->num_regs) * kWarpSize);
+  simt_.push_back(SimtEntry{0, kNoReconverge, exec});
+  select_active();
+}
+
+void Warp::ret(LaneMask exec) {
+  if (calls_.empty()) {
+    exit_lanes(exec);
+    return;
+  }
+  CallFrame& f = calls_.back();
+  const CallSite& site = f.fn->call_sites[f.call_site];
+  for (LaneMask m = exec; m; m &= m - 1) {
+    uint8_t* stack = local(unsigned(__builtin_ctz(m)));
+    for (size_t i = 0; i < site.ret_offsets.size(); ++i) {
+      std::memcpy(stack + f.frame_base + site.ret_offsets[i],
+                  stack + frame_base_ + fn_->returns[i].offset, fn_->returns[i].size);
+    }
+  }
+  f.returned |= exec;
+  simt_.back().pc++;
+  select_active();
+}
+
+void Warp::exit_lanes(LaneMask exec) {
+  exited_ |= exec;
+  simt_.back().pc++;
+  select_active();
+}
+
+void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
+  barrier_ = BarrierArrival{};
+  barrier_.lanes = exec;
+  barrier_.waits = in.op != Op::BarArrive;
+  unsigned s = 0;
+  if (in.op == Op::BarRed) {
+    barrier_.reduces = true;
+    barrier_.red_op = BarRedOp(in.sub);
+    barrier_.red_dst = in.ops[0].reg;
+    s = 1;
+  }
+  const unsigned lane = unsigned(__builtin_ctz(exec));
+  barrier_.id = uint32_t(read_bits(ctx_, in.ops[s], lane));
+  if (barrier_.id >= 16) fault(in, lane, fmt::format("barrier {} does not exist (0..15)", barrier_.id));
+  const unsigned srcs = in.num_src;
+  if (in.op == Op::BarArrive || (in.op == Op::BarSync && srcs == 2) ||
+      (in.op == Op::BarRed && srcs == 3)) {
+    barrier_.count = uint32_t(read_bits(ctx_, in.src(1), lane));
+    if (barrier_.count == 0 || barrier_.count % kWarpSize != 0) {
+      fault(in, lane, fmt::format("barrier thread count {} is not a positive multiple of {}",
+                                  barrier_.count, kWarpSize));
+    }
+  }
+  if (in.op == Op::BarRed) {
+    const Operand& p = in.src(srcs - 1);
+    for (LaneMask m = exec; m; m &= m - 1) {
+      if (read_pred(ctx_, p, unsigned(__builtin_ctz(m)))) barrier_.red_true_lanes++;
+    }
+  }
+  simt_.back().pc++;
+  state_ = State::AtBarrier;  // the CTA counts the arrival, and resumes bar.arrive at once
+}
+
+void Warp::release_barrier(uint32_t red_result) {
+  if (barrier_.reduces) {
+    for (LaneMask m = barrier_.lanes; m; m &= m - 1) {
+      ctx_.regs[size_t(barrier_.red_dst) * kWarpSize + unsigned(__builtin_ctz(m))] = red_result;
+    }
+  }
+  state_ = State::Ready;
+}
+
+void Warp::fault(const Inst& in, unsigned lane, const std::string& what) const {
+  const uint32_t linear = warp_index_ * kWarpSize + lane;
+  const Dim3& b = launch_->block;
+  throw ExecutionError(fmt::format(
+      "kernel '{}' block ({},{},{}) thread ({},{},{}): {} at {}:{}", launch_->kernel->name,
+      cta_->ctaid.x, cta_->ctaid.y, cta_->ctaid.z, linear % b.x, (linear / b.x) % b.y,
+      linear / (b.x * b.y), what, launch_->program->file, in.line));
+}
+
+void Warp::trap(const Inst& in, LaneMask exec) {
+  const unsigned lane = unsigned(__builtin_ctz(exec));
+  if (in.sub == 1) {  // __assertfail(message, file, line, function, char size)
+    const CallSite& site = fn_->call_sites[in.target];
+    auto arg = [&](size_t i, unsigned size) {
+      uint64_t v = 0;
+      if (i < site.arg_offsets.size()) std::memcpy(&v, local(lane) + frame_base_ + site.arg_offsets[i], size);
+      return v;
+    };
+    fault(in, lane, fmt::format("assertion '{}' failed ({}:{})", read_device_string(arg(0, 8), lane),
+                                read_device_string(arg(1, 8), lane), uint32_t(arg(2, 4))));
+  }
+  fault(in, lane, "trap instruction executed");
+}
+
+uint64_t Warp::run(uint64_t budget) {
+  const uint64_t first = warp_instructions_;
+  while (warp_instructions_ - first < budget && state_ == State::Ready) {
+    SimtEntry& top = simt_.back();
+    if (top.pc >= fn_->code.size()) {  // fell off the end of the function: an implicit ret
+      ret(active_);
+      continue;
+    }
+    const Inst& in = fn_->code[top.pc];
+    LaneMask exec = active_;
+    if (in.guard != kNoReg) {
+      const uint64_t* g = ctx_.regs + size_t(in.guard) * kWarpSize;
+      LaneMask t = 0;
+      for (LaneMask m = active_; m; m &= m - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(m));
+        t |= LaneMask(g[lane] & 1) << lane;
+      }
+      exec = in.guard_negated ? active_ & ~t : t;
+    }
+    ++warp_instructions_;
+    thread_instructions_ += unsigned(__builtin_popcount(exec));
+    if (in.exec) {
+      ctx_.exec = exec;
+      ctx_.active = active_;
+      in.exec(in, ctx_);
+      ++top.pc;
+      continue;
+    }
+    switch (in.op) {
+      case Op::Bra: branch(in, exec); break;
+      case Op::Call:
+        if (exec) call(in, exec); else ++top.pc;
+        break;
+      case Op::Ret: ret(exec); break;
+      case Op::Exit: exit_lanes(exec); break;
+      case Op::Trap:
+        if (exec) trap(in, exec);
+        ++top.pc;
+        break;
+      case Op::BarSync: case Op::BarArrive: case Op::BarRed:
+        if (exec) arrive_barrier(in, exec); else ++top.pc;
+        break;
+      case Op::Vprintf:
+        device_printf(in, exec);
+        ++top.pc;
+        break;
+      case Op::BarWarpSync: case Op::Membar: case Op::Nanosleep: case Op::Prefetch: case Op::Nop:
+        ++top.pc;
+        break;
+      default:
+        execute_memory(in, exec);
+        ++top.pc;
+        break;
+    }
+  }
+  return warp_instructions_ - first;
+}
+
+}  // namespace gpusoc::ptx

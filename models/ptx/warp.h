@@ -1,0 +1,105 @@
+// One warp of the functional core: registers, local memory, the SIMT reconvergence stack and the
+// call stack. Runs decoded instructions; barriers are left to its CTA (cta_runner.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/ptx/inst.h"
+#include "models/ptx/launch.h"
+
+namespace gpusoc::ptx {
+
+class Warp {
+ public:
+  enum class State : uint8_t { Ready, AtBarrier, Done };
+
+  /// Where the warp stopped at bar.sync / bar.red / bar.arrive.
+  struct BarrierArrival {
+    uint32_t id = 0;
+    uint32_t count = 0;        // threads expected; 0 means every thread of the CTA
+    LaneMask lanes = 0;        // lanes that arrived
+    bool waits = true;         // false for bar.arrive
+    bool reduces = false;      // bar.red
+    BarRedOp red_op = BarRedOp::Popc;
+    uint32_t red_dst = kNoReg;
+    uint32_t red_true_lanes = 0;  // arriving lanes whose predicate was true
+  };
+
+  /// Prepares the warp to run the kernel from its first instruction. `lanes`: threads that exist.
+  void start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_index, LaneMask lanes);
+
+  /// Runs up to `budget` instructions, stopping early at a barrier (bar.arrive included, so that
+  /// the CTA sees every arrival) or when every thread is done.
+  /// Returns the number executed. Throws ExecutionError on a fault.
+  uint64_t run(uint64_t budget);
+
+  State state() const { return state_; }
+  const BarrierArrival& barrier() const { return barrier_; }
+  /// Resumes after a completed barrier; for bar.red, `red_result` is written to the destination.
+  void release_barrier(uint32_t red_result);
+  /// Threads that have exited (or never existed).
+  LaneMask finished_lanes() const { return exited_; }
+
+  uint64_t warp_instructions() const { return warp_instructions_; }
+  uint64_t thread_instructions() const { return thread_instructions_; }
+
+ private:
+  struct SimtEntry {
+    uint32_t pc;
+    uint32_t reconverge;
+    LaneMask mask;
+  };
+  struct CallFrame {
+    const Function* fn;
+    size_t reg_base;       // caller's register frame
+    uint32_t frame_base;   // caller's local frame
+    uint32_t call_site;    // in the caller's call_sites
+    size_t simt_depth;     // SIMT stack depth at the call: the callee's entry sits just above
+    LaneMask returned = 0; // callee lanes that executed ret
+  };
+
+  bool select_active();  // pops finished SIMT entries; false when the warp is done
+  void pop_simt_entry();
+  void enter_function(const Function& fn, size_t reg_base);
+  void branch(const Inst& in, LaneMask taken);
+  void call(const Inst& in, LaneMask exec);
+  void ret(LaneMask exec);
+  void exit_lanes(LaneMask exec);
+  void arrive_barrier(const Inst& in, LaneMask exec);
+  [[noreturn]] void trap(const Inst& in, LaneMask exec);
+  void execute_memory(const Inst& in, LaneMask exec);  // warp_memory.cpp
+  void load(const Inst& in, LaneMask exec);
+  void store(const Inst& in, LaneMask exec);
+  void atomic(const Inst& in, LaneMask exec);
+  void address_conversion(const Inst& in, LaneMask exec);
+  void mbarrier(const Inst& in, LaneMask exec);
+  void device_printf(const Inst& in, LaneMask exec);
+  uint64_t address_of(const Operand& o, unsigned lane) const;
+  uint8_t* resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size, unsigned lane, bool write);
+  std::string read_device_string(uint64_t generic_addr, unsigned lane);
+  uint8_t* local(unsigned lane) { return local_.data() + size_t(lane) * launch_->stack_bytes_per_thread; }
+  uint64_t special_value(SpecialReg s, unsigned lane) const;
+  [[noreturn]] void fault(const Inst& in, unsigned lane, const std::string& what) const;
+
+  const LaunchContext* launch_ = nullptr;
+  CtaContext* cta_ = nullptr;
+  const Function* fn_ = nullptr;  // function now running
+  uint32_t warp_index_ = 0;
+  State state_ = State::Done;
+  BarrierArrival barrier_;
+  LaneMask exited_ = 0;
+  LaneMask active_ = 0;           // lanes running at the top SIMT entry
+  std::vector<SimtEntry> simt_;
+  std::vector<CallFrame> calls_;
+  std::vector<uint64_t> regs_;    // frames of num_regs * kWarpSize slots, innermost last
+  size_t reg_base_ = 0;
+  uint32_t frame_base_ = 0;       // local-memory offset of the current function's frame
+  std::vector<uint8_t> local_;    // kWarpSize stacks of stack_bytes_per_thread
+  ExecContext ctx_;
+  uint64_t warp_instructions_ = 0;
+  uint64_t thread_instructions_ = 0;
+};
+
+}  // namespace gpusoc::ptx

@@ -1,0 +1,244 @@
+// Memory instructions of a warp: ld, st, atom, red, address conversions and mbarrier, on the
+// global, shared, local, const and param spaces and on generic addresses.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <type_traits>
+
+#include "models/ptx/address_space.h"
+#include "models/ptx/warp.h"
+
+namespace gpusoc::ptx {
+namespace {
+
+uint64_t extend(uint64_t raw, ScalarType t) {
+  const unsigned bits = type_size(t) * 8;
+  if (bits >= 64 || !is_signed(t)) return raw;
+  const uint64_t sign = uint64_t(1) << (bits - 1);
+  return (raw ^ sign) - sign;
+}
+
+template <typename T>
+T atomic_apply(AtomOp op, T old, T b, T c) {
+  switch (op) {
+    case AtomOp::Add: return T(old + b);
+    case AtomOp::Min: return b < old ? b : old;
+    case AtomOp::Max: return b > old ? b : old;
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
+      case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
+      case AtomOp::And: return old & b;
+      case AtomOp::Or: return old | b;
+      case AtomOp::Xor: return old ^ b;
+      default: break;
+    }
+  }
+  return old;
+}
+
+template <typename T>
+uint64_t atomic_on_bits(AtomOp op, uint64_t old_bits, uint64_t b_bits, uint64_t c_bits) {
+  T old, b, c;
+  std::memcpy(&old, &old_bits, sizeof(T));
+  std::memcpy(&b, &b_bits, sizeof(T));
+  std::memcpy(&c, &c_bits, sizeof(T));
+  const T r = atomic_apply<T>(op, old, b, c);
+  uint64_t out = 0;
+  std::memcpy(&out, &r, sizeof(T));
+  return out;
+}
+
+// Signed and float types compare as themselves; bit types as unsigned.
+uint64_t atomic_result(const ScalarType t, AtomOp op, uint64_t old, uint64_t b, uint64_t c,
+                       bool& supported) {
+  supported = true;
+  switch (t) {
+    case ScalarType::U32: case ScalarType::B32: return atomic_on_bits<uint32_t>(op, old, b, c);
+    case ScalarType::S32: return atomic_on_bits<int32_t>(op, old, b, c);
+    case ScalarType::U64: case ScalarType::B64: return atomic_on_bits<uint64_t>(op, old, b, c);
+    case ScalarType::S64: return atomic_on_bits<int64_t>(op, old, b, c);
+    case ScalarType::F32: return atomic_on_bits<float>(op, old, b, c);
+    case ScalarType::F64: return atomic_on_bits<double>(op, old, b, c);
+    default: supported = false; return old;
+  }
+}
+
+}  // namespace
+
+uint64_t Warp::address_of(const Operand& o, unsigned lane) const {
+  uint64_t a = o.imm;
+  if (o.reg != kNoReg) a += ctx_.regs[size_t(o.reg) * kWarpSize + lane];
+  if (o.base == AddrBase::Frame) a += frame_base_;
+  else if (o.base == AddrBase::DynamicShared) a += cta_->dynamic_shared_base;
+  return a;
+}
+
+uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size,
+                       unsigned lane, bool write) {
+  if (addr % size != 0) {
+    fault(in, lane, fmt::format("misaligned {}-byte access at address 0x{:x}", size, addr));
+  }
+  switch (space) {
+    case StateSpace::Global:
+    case StateSpace::Const: {
+      uint8_t* p = launch_->global->page_pointer(addr);
+      if (!p) {
+        fault(in, lane, fmt::format("illegal {} of {} bytes at global address 0x{:x}",
+                                    write ? "write" : "read", size, addr));
+      }
+      return p;
+    }
+    case StateSpace::Shared:
+      if (addr + size > cta_->shared.size()) {
+        fault(in, lane, fmt::format("shared memory {} of {} bytes at offset 0x{:x} is outside the "
+                                    "CTA's {} bytes", write ? "write" : "read", size, addr,
+                                    cta_->shared.size()));
+      }
+      return cta_->shared.data() + addr;
+    case StateSpace::Local:
+      if (addr + size > launch_->stack_bytes_per_thread) {
+        fault(in, lane, fmt::format("local memory access at offset 0x{:x} is outside the {}-byte "
+                                    "stack", addr, launch_->stack_bytes_per_thread));
+      }
+      return local(lane) + addr;
+    case StateSpace::Param:
+      if (write || addr + size > launch_->params.size()) {
+        fault(in, lane, fmt::format("invalid kernel parameter {} at offset {}",
+                                    write ? "write" : "read", addr));
+      }
+      return const_cast<uint8_t*>(launch_->params.data()) + addr;
+    default:
+      if (in_shared_window(addr)) return resolve(in, StateSpace::Shared, addr - kSharedWindowBase, size, lane, write);
+      if (in_local_window(addr)) return resolve(in, StateSpace::Local, addr - kLocalWindowBase, size, lane, write);
+      return resolve(in, StateSpace::Global, addr, size, lane, write);
+  }
+}
+
+void Warp::load(const Inst& in, LaneMask exec) {
+  const unsigned esize = type_size(in.type);
+  const Operand& a = in.src(0);
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    const uint8_t* p = resolve(in, in.space, address_of(a, lane), esize * in.vec, lane, false);
+    for (unsigned e = 0; e < in.vec; ++e) {
+      const Operand& d = in.ops[e];
+      if (d.kind != Operand::Kind::Reg) continue;
+      uint64_t raw = 0;
+      std::memcpy(&raw, p + e * esize, esize);
+      ctx_.regs[size_t(d.reg) * kWarpSize + lane] = extend(raw, in.type);
+    }
+  }
+}
+
+void Warp::store(const Inst& in, LaneMask exec) {
+  const unsigned esize = type_size(in.type);
+  const Operand& a = in.src(0);
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    uint8_t* p = resolve(in, in.space, address_of(a, lane), esize * in.vec, lane, true);
+    for (unsigned e = 0; e < in.vec; ++e) {
+      const uint64_t v = read_bits(ctx_, in.src(1 + e), lane);
+      std::memcpy(p + e * esize, &v, esize);
+    }
+  }
+}
+
+// Lanes apply their operations one after another, in lane order, so contended atomics give
+// exactly one of the results hardware could give.
+void Warp::atomic(const Inst& in, LaneMask exec) {
+  const unsigned size = type_size(in.type);
+  const bool has_dst = in.op == Op::Atom;
+  const Operand& a = in.src(0);
+  const AtomOp op = AtomOp(in.sub);
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    uint8_t* p = resolve(in, in.space, address_of(a, lane), size, lane, true);
+    uint64_t old = 0;
+    std::memcpy(&old, p, size);
+    const uint64_t b = read_bits(ctx_, in.src(1), lane);
+    const uint64_t c = in.num_src > 2 ? read_bits(ctx_, in.src(2), lane) : 0;
+    bool supported;
+    const uint64_t r = atomic_result(in.type, op, old, b, c, supported);
+    if (!supported) fault(in, lane, "atomic operation on this type is not supported");
+    std::memcpy(p, &r, size);
+    if (has_dst && in.ops[0].kind == Operand::Kind::Reg) {
+      ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = extend(old, in.type);
+    }
+  }
+}
+
+void Warp::address_conversion(const Inst& in, LaneMask exec) {
+  uint64_t window = 0;
+  if (in.space == StateSpace::Shared) window = kSharedWindowBase;
+  else if (in.space == StateSpace::Local) window = kLocalWindowBase;
+  else if (in.space != StateSpace::Global && in.space != StateSpace::Const)
+    fault(in, unsigned(__builtin_ctz(exec | 1)), "cvta on this state space is not supported");
+  const bool to_space = in.sub == 1;
+  const uint64_t mask = type_size(in.type) == 4 ? 0xffffffffull : ~0ull;
+  const Operand& s = in.src(0);
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    const uint64_t v = s.kind == Operand::Kind::Addr ? address_of(s, lane) : read_bits(ctx_, s, lane);
+    ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = (to_space ? v - window : v + window) & mask;
+  }
+}
+
+// An mbarrier is 8 bytes: pending arrivals in bits 0..30, expected arrivals in bits 32..62, and
+// the phase in bit 63. A phase completes when pending reaches zero.
+void Warp::mbarrier(const Inst& in, LaneMask exec) {
+  const Operand& a = in.src(0);  // the mbarrier's address
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    uint8_t* p = resolve(in, in.space, address_of(a, lane), 8, lane, in.op != Op::MbarTestWait);
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    const uint64_t phase = word >> 63;
+    if (in.op == Op::MbarInit) {
+      const uint64_t count = read_bits(ctx_, in.src(1), lane) & 0x7fffffff;
+      word = count | (count << 32);
+    } else if (in.op == Op::MbarArrive) {
+      uint64_t pending = (word & 0x7fffffff) - 1;
+      const uint64_t expected = (word >> 32) & 0x7fffffff;
+      word = pending == 0 ? (expected | (expected << 32) | ((phase ^ 1) << 63))
+                          : (pending | (expected << 32) | (phase << 63));
+      if (in.num_dst) ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = phase << 63;
+    } else {  // test_wait / try_wait: has the phase of `state` completed?
+      const uint64_t state = read_bits(ctx_, in.src(1), lane);
+      ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = (state >> 63) != phase;
+    }
+    std::memcpy(p, &word, 8);
+  }
+}
+
+void Warp::execute_memory(const Inst& in, LaneMask exec) {
+  switch (in.op) {
+    case Op::Ld: load(in, exec); break;
+    case Op::St: store(in, exec); break;
+    case Op::Atom: case Op::Red: atomic(in, exec); break;
+    case Op::Cvta: address_conversion(in, exec); break;
+    case Op::MovAddr:
+      for (LaneMask m = exec; m; m &= m - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(m));
+        ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = address_of(in.src(0), lane);
+      }
+      break;
+    case Op::ReadClock: {
+      // The functional core has no cycles: clocks count this warp's instructions.
+      const uint64_t now = warp_instructions_;
+      const uint64_t v = ClockReg(in.sub) == ClockReg::Clock ? uint32_t(now) : now;
+      for (LaneMask m = exec; m; m &= m - 1)
+        ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + unsigned(__builtin_ctz(m))] = v;
+      break;
+    }
+    case Op::MbarInit: case Op::MbarArrive: case Op::MbarTestWait: mbarrier(in, exec); break;
+    default:
+      fault(in, unsigned(__builtin_ctz(exec | 1)), "instruction not executable by the functional core");
+  }
+}
+
+}  // namespace gpusoc::ptx

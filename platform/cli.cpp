@@ -1,0 +1,102 @@
+#include "platform/cli.h"
+
+#include <iostream>
+
+#include "models/common/error.h"
+#include "models/common/logging.h"
+#include "models/common/stats_report.h"
+#include "models/common/text_table.h"
+#include "platform/command_line.h"
+
+namespace gpusoc::platform {
+namespace {
+
+std::string option_table(const std::vector<OptionSpec>& options) {
+  std::vector<std::vector<std::string>> rows;
+  for (const OptionSpec& spec : options) {
+    const std::string value = spec.value_name.empty() ? "" : " " + spec.value_name;
+    rows.push_back({"  --" + spec.name + value, spec.help});
+  }
+  rows.push_back({"  -h, --help", "show help"});
+  return aligned_table(rows);
+}
+
+constexpr const char* kExitStatusHelp =
+    "exit status: 0 success, 1 error (configuration, model, files), 2 usage error\n";
+
+void configure_logging(const CommonOptions& common) {
+  LogLevels levels(LogLevels::parse_level(common.log_level));
+  for (const std::string& rule : common.log_rules) levels.add_rule(rule);
+  set_log_levels(levels);
+}
+
+Config load_config(const CommonOptions& common) {
+  Config config;
+  if (common.config_file) config.load_file(*common.config_file);
+  for (const std::string& assignment : common.sets) config.apply_set(assignment);
+  return config;
+}
+
+int run_command(const CommandLine& line, const CommandRegistry& commands) {
+  if (line.help) {
+    std::cout << (line.command == nullptr ? general_help(commands) : command_help(*line.command));
+    return kExitSuccess;
+  }
+  configure_logging(line.common);
+  // Checked now, so that a long simulation does not end in an unwritable file name.
+  if (line.common.stats_out && !stats_format_of(*line.common.stats_out)) {
+    throw UsageError("--stats-out '" + *line.common.stats_out +
+                     "': the file name must end in .json, .csv or .txt");
+  }
+  const Config config = load_config(line.common);
+  StatGroup stats;
+  const int status = line.command->run({config, line.common, line.options, stats, line.args});
+  if (line.common.stats_out) write_stats_file(stats, *line.common.stats_out);
+  return status;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, const CommandRegistry& commands) {
+  try {
+    return run_command(parse_command_line(args, commands), commands);
+  } catch (const UsageError& e) {
+    std::cerr << "gpusoc: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpusoc: error: " << e.what() << "\n";
+    return kExitError;
+  } catch (...) {
+    std::cerr << "gpusoc: error: unknown exception\n";
+    return kExitError;
+  }
+}
+
+std::string general_help(const CommandRegistry& commands) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Command* command : commands.all()) {
+    const std::string args = command->args_usage().empty() ? "" : " " + command->args_usage();
+    rows.push_back({"  " + command->name() + args, command->summary()});
+  }
+  rows.push_back({"  help [COMMAND]", "show help, for one command if named"});
+  return "usage: gpusoc <command> [options] [args]\n\ncommands:\n" + aligned_table(rows) +
+         "\noptions of every command:\n" + option_table(global_options()) + "\n" + kExitStatusHelp;
+}
+
+std::string command_help(const Command& command) {
+  const std::string args = command.args_usage().empty() ? "" : " " + command.args_usage();
+  std::string out = "usage: gpusoc " + command.name() + " [options]" + args + "\n\n" +
+                    command.summary() + "\n";
+  if (!command.options().empty()) {
+    std::vector<std::vector<std::string>> rows;
+    for (const OptionSpec& spec : command.options()) {
+      rows.push_back({"  --" + spec.name + (spec.value_name.empty() ? "" : " " + spec.value_name),
+                      spec.help});
+    }
+    out += "\noptions:\n" + aligned_table(rows);
+  }
+  return out + "\noptions of every command:\n" + option_table(global_options()) + "\n" +
+         kExitStatusHelp;
+}
+
+}  // namespace gpusoc::platform

@@ -1,0 +1,57 @@
+#include "platform/command.h"
+
+#include <stdexcept>
+
+namespace gpusoc::platform {
+
+std::optional<std::string> OptionValues::get(std::string_view name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return std::nullopt;
+  return it->second.back();
+}
+
+std::vector<std::string> OptionValues::all(std::string_view name) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+Command::Command(std::string name, std::string summary, Run run)
+    : name_(std::move(name)), summary_(std::move(summary)), run_(std::move(run)) {}
+
+Command& Command::option(OptionSpec spec) {
+  options_.push_back(std::move(spec));
+  return *this;
+}
+
+Command& Command::args(std::string usage, std::size_t min, std::size_t max) {
+  args_usage_ = std::move(usage);
+  min_args_ = min;
+  max_args_ = max;
+  return *this;
+}
+
+CommandRegistry& CommandRegistry::instance() {
+  static CommandRegistry registry;
+  return registry;
+}
+
+void CommandRegistry::add(Command command) {
+  if (commands_.count(command.name()) != 0) {
+    throw std::logic_error("command '" + command.name() + "' is registered twice");
+  }
+  std::string name = command.name();
+  commands_.emplace(std::move(name), std::move(command));
+}
+
+const Command* CommandRegistry::find(std::string_view name) const {
+  const auto it = commands_.find(name);
+  return it == commands_.end() ? nullptr : &it->second;
+}
+
+std::vector<const Command*> CommandRegistry::all() const {
+  std::vector<const Command*> out;
+  for (const auto& [name, command] : commands_) out.push_back(&command);
+  return out;
+}
+
+}  // namespace gpusoc::platform

@@ -1,0 +1,130 @@
+#include "platform/gpu_spec.h"
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+
+namespace gpusoc::platform {
+namespace {
+
+// Defaults are the GeForce 8800 GTX (configs/tesla-8800gtx.json gives the sources).
+using U32 = std::uint32_t;
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+const Param<U32> kGpcs{"gpu.gpcs", 1, "GPCs",
+                       "graphics processing clusters (Tesla GPUs have none: model them as 1)",
+                       Range{1, 64}};
+const Param<U32> kTpcsPerGpc{"gpu.tpcs_per_gpc", 8, "TPCs",
+                             "texture/processor clusters per GPC; the SMs of a TPC share a "
+                             "texture unit",
+                             Range{1, 64}};
+const Param<U32> kSmsPerTpc{"gpu.sms_per_tpc", 2, "SMs", "streaming multiprocessors per TPC",
+                            Range{1, 16}};
+
+const Param<U32> kSpCores{"sm.sp_cores", 8, "lanes", "FP32 lanes (SP cores) per SM",
+                          Range{1, 1024}};
+const Param<U32> kSfus{"sm.sfus", 2, "units",
+                       "special function units per SM (transcendentals, interpolation)",
+                       Range{1, 256}};
+const Param<U32> kWarpSize{"sm.warp_size", 32, "threads", "threads per warp",
+                           Range{1, 64}.power_of_two()};
+const Param<U32> kMaxThreads{"sm.max_threads", 768, "threads", "resident threads per SM",
+                             Range{1, 4096}};
+const Param<U32> kMaxCtas{"sm.max_ctas", 8, "CTAs", "resident CTAs (thread blocks) per SM",
+                          Range{1, 64}};
+const Param<U32> kRegisters{"sm.registers", 8192, "registers",
+                            "32-bit registers per SM, shared by its resident threads",
+                            Range{1, 1 << 20}};
+const Param<U32> kSharedMemory{"sm.shared_memory_bytes", 16384, "bytes", "shared memory per SM",
+                               Range{0, 1 << 24}};
+const Param<U32> kMaxThreadsPerCta{"sm.max_threads_per_cta", 512, "threads",
+                                   "threads one CTA may have", Range{1, 4096}};
+const Param<U32> kMaxSharedPerCta{"sm.max_shared_per_cta", 16384, "bytes",
+                                  "shared memory one CTA may allocate", Range{0, 1 << 24}};
+const Param<U32> kStackPerThread{"sm.stack_bytes_per_thread", 16384, "bytes",
+                                 "local memory (stack, spills, .local) reserved per thread",
+                                 Range{0, 1 << 24}};
+
+const Param<double> kShaderMhz{"clock.shader_mhz", 1350.0, "MHz",
+                               "shader clock: SM pipelines, SP cores and SFUs", Range{1, 10000}};
+const Param<double> kCoreMhz{"clock.core_mhz", 575.0, "MHz",
+                             "core clock: crossbar, L2, ROPs and texture units", Range{1, 10000}};
+const Param<double> kMemoryMhz{"clock.memory_mhz", 900.0, "MHz",
+                               "DRAM clock; data moves memory.data_rate times per clock",
+                               Range{1, 10000}};
+
+const Param<U32> kPartitions{"memory.partitions", 6, "partitions",
+                             "memory partitions, each a DRAM channel with its ROP and L2 slice",
+                             Range{1, 64}};
+const Param<U32> kBusWidth{"memory.bus_width_bits", 64, "bits",
+                           "DRAM data bus width of one partition", Range{8, 4096}.power_of_two()};
+const Param<U32> kDataRate{"memory.data_rate", 2, "transfers/clock",
+                           "data transfers per DRAM clock (2 for DDR and GDDR3)", Range{1, 16}};
+const Param<std::string> kMemoryType{"memory.type", "GDDR3", "",
+                                     "DRAM technology, which selects the device timing model",
+                                     OneOf{"GDDR3", "GDDR5", "GDDR6", "HBM2", "DDR4"}};
+const Param<std::uint64_t> kCapacity{"memory.capacity_bytes", 768 * kMiB, "bytes",
+                                     "device memory capacity, all partitions together",
+                                     Range{kMiB, kMiB << 20}};
+
+MemoryType memory_type(const std::string& name) {
+  for (const MemoryType type : {MemoryType::kGddr3, MemoryType::kGddr5, MemoryType::kGddr6,
+                                MemoryType::kHbm2, MemoryType::kDdr4}) {
+    if (to_string(type) == name) return type;
+  }
+  throw ConfigError("memory.type = \"" + name + "\" has no timing model");
+}
+
+// "configs/x.json: sm.max_threads_per_cta = 1024 exceeds sm.max_threads = 768".
+[[noreturn]] void inconsistent(const Config& config, const std::string& key, std::uint64_t value,
+                               const std::string& relation, const std::string& other_key,
+                               std::uint64_t other) {
+  throw ConfigError(fmt::format("{}: {} = {} {} {} = {} (from {})", config.origin(key), key, value,
+                                relation, other_key, other, config.origin(other_key)));
+}
+
+}  // namespace
+
+std::string_view to_string(MemoryType type) {
+  switch (type) {
+    case MemoryType::kGddr3: return "GDDR3";
+    case MemoryType::kGddr5: return "GDDR5";
+    case MemoryType::kGddr6: return "GDDR6";
+    case MemoryType::kHbm2: return "HBM2";
+    case MemoryType::kDdr4: return "DDR4";
+  }
+  return "?";
+}
+
+GpuSpec GpuSpec::from_config(const Config& config) {
+  GpuSpec spec{};
+  spec.gpu = {kGpcs.get(config), kTpcsPerGpc.get(config), kSmsPerTpc.get(config)};
+  spec.sm = {kSpCores.get(config),         kSfus.get(config),          kWarpSize.get(config),
+             kMaxThreads.get(config),      kMaxCtas.get(config),       kRegisters.get(config),
+             kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
+             kMaxSharedPerCta.get(config), kStackPerThread.get(config)};
+  spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
+  spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
+                 memory_type(kMemoryType.get(config)), kCapacity.get(config)};
+
+  const Sm& sm = spec.sm;
+  if (sm.max_threads % sm.warp_size != 0) {
+    inconsistent(config, kMaxThreads.name(), sm.max_threads, "is not a multiple of",
+                 kWarpSize.name(), sm.warp_size);
+  }
+  if (sm.max_threads_per_cta > sm.max_threads) {
+    inconsistent(config, kMaxThreadsPerCta.name(), sm.max_threads_per_cta, "exceeds",
+                 kMaxThreads.name(), sm.max_threads);
+  }
+  if (sm.max_shared_per_cta > sm.shared_memory_bytes) {
+    inconsistent(config, kMaxSharedPerCta.name(), sm.max_shared_per_cta, "exceeds",
+                 kSharedMemory.name(), sm.shared_memory_bytes);
+  }
+  return spec;
+}
+
+}  // namespace gpusoc::platform

@@ -1,0 +1,27 @@
+# gpusoc_platform: the parts of the gpusoc program other than its subcommands. An
+# OBJECT library: its objects go into every binary that links it, so the parameters
+# declared in them (gpu_spec.cpp) are always registered, used or not.
+add_library(gpusoc_platform OBJECT
+  ${CMAKE_CURRENT_SOURCE_DIR}/gpu_spec.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/command.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/command_line.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp)
+target_include_directories(gpusoc_platform PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(gpusoc_platform PUBLIC gpusoc_common PRIVATE gpusoc_warnings)
+
+# The program: build/platform/gpusoc.
+add_executable(gpusoc ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
+target_link_libraries(gpusoc PRIVATE gpusoc_platform gpusoc_warnings)
+
+# gpusoc_cli_command(FILE [DEPS libraries...]): one subcommand source (it registers
+# itself, see platform/command.h) and the libraries it needs.
+function(gpusoc_cli_command file)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  target_sources(gpusoc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  target_link_libraries(gpusoc PRIVATE ${ARG_DEPS})
+endfunction()
+
+# Subcommands, one line each.
+gpusoc_cli_command(cmd_config.cpp)
+gpusoc_cli_command(cmd_ptx.cpp DEPS gpusoc_ptx)
+gpusoc_cli_command(cmd_run.cpp DEPS gpusoc_suite_apps)
