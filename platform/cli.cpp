@@ -50,8 +50,17 @@ int run_command(const CommandLine& line, const CommandRegistry& commands) {
   }
   const Config config = load_config(line.common);
   StatGroup stats;
-  const int status = line.command->run({config, line.common, line.options, stats, line.args});
-  if (line.common.stats_out) write_stats_file(stats, *line.common.stats_out);
+  const CommandContext context(config, line.common, line.options, stats, line.args);
+  const int status = line.command->run(context);
+  if (!context.stats_written()) {
+    // Stats that came and went unwritten would leave a silently empty file.
+    if (line.common.stats_out && stats.lost_members()) {
+      throw Error("'" + line.command->name() +
+                  "' destroyed its statistics before writing them: it must call "
+                  "write_stats() while its model exists");
+    }
+    context.write_stats();
+  }
   return status;
 }
 
@@ -85,13 +94,13 @@ std::string general_help(const CommandRegistry& commands) {
 
 std::string command_help(const Command& command) {
   const std::string args = command.args_usage().empty() ? "" : " " + command.args_usage();
-  std::string out = "usage: gpusoc " + command.name() + " [options]" + args + "\n\n" +
-                    command.summary() + "\n";
+  std::string out =
+      "usage: gpusoc " + command.name() + " [options]" + args + "\n\n" + command.summary() + "\n";
   if (!command.options().empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const OptionSpec& spec : command.options()) {
-      rows.push_back({"  --" + spec.name + (spec.value_name.empty() ? "" : " " + spec.value_name),
-                      spec.help});
+      rows.push_back(
+          {"  --" + spec.name + (spec.value_name.empty() ? "" : " " + spec.value_name), spec.help});
     }
     out += "\noptions:\n" + aligned_table(rows);
   }

@@ -28,8 +28,7 @@ int doc(const CommandContext& context) {
 
 const CommandRegistration kDump{Command(
     "config dump",
-    "print the effective configuration (every parameter, after includes and --set) as JSON",
-    dump)};
+    "print the effective configuration (every parameter, after includes and --set) as JSON", dump)};
 
 const CommandRegistration kDoc{
     Command("config doc",

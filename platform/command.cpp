@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "models/common/stats_report.h"
+
 namespace gpusoc::platform {
 
 std::optional<std::string> OptionValues::get(std::string_view name) const {
@@ -13,6 +15,11 @@ std::optional<std::string> OptionValues::get(std::string_view name) const {
 std::vector<std::string> OptionValues::all(std::string_view name) const {
   const auto it = values_.find(name);
   return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+void CommandContext::write_stats() const {
+  if (common.stats_out) write_stats_file(stats, *common.stats_out);
+  stats_written_ = true;
 }
 
 Command::Command(std::string name, std::string summary, Run run)

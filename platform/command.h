@@ -7,7 +7,8 @@
 //       const CommandRegistration kCheck{
 //           Command("ptx check", "parse and check PTX files", check).args("FILE...", 1)};
 //     Options of its own: .option({"format", "FORMAT", "text or json"}); read them with
-//     ctx.options.get("format").
+//     ctx.options.get("format"). A command that builds a model with statistics hangs
+//     its StatGroups under ctx.stats and calls ctx.write_stats() before the model goes.
 //  2. Add one line to platform/platform.cmake: gpusoc_cli_command(cmd_ptx.cpp DEPS <libs>).
 // The registration object runs at static initialization and puts the command in the
 // CommandRegistry; `gpusoc --help` lists it, the parser dispatches to it. Command
@@ -39,7 +40,9 @@ struct OptionSpec {
 // The values given on the command line, per option name, in order.
 class OptionValues {
  public:
-  void add(const std::string& name, std::string value) { values_[name].push_back(std::move(value)); }
+  void add(const std::string& name, std::string value) {
+    values_[name].push_back(std::move(value));
+  }
   bool has(std::string_view name) const { return values_.find(name) != values_.end(); }
   std::optional<std::string> get(std::string_view name) const;  // the last given
   std::vector<std::string> all(std::string_view name) const;
@@ -58,12 +61,27 @@ struct CommonOptions {
 };
 
 // What a command gets: everything already parsed, loaded and validated.
-struct CommandContext {
-  const Config& config;              // defaults, --config file, --set overrides
+class CommandContext {
+ public:
+  CommandContext(const Config& config, const CommonOptions& common, const OptionValues& options,
+                 StatGroup& stats, const std::vector<std::string>& args)
+      : config(config), common(common), options(options), stats(stats), args(args) {}
+
+  // Writes the statistics tree to --stats-out (nothing without that option). A command
+  // whose stats live in its own objects (a model built and run inside the command)
+  // calls this once the simulation is over, before those objects go; for any other
+  // command the CLI calls it after the command returns.
+  void write_stats() const;
+  bool stats_written() const { return stats_written_; }
+
+  const Config& config;  // defaults, --config file, --set overrides
   const CommonOptions& common;
-  const OptionValues& options;       // the command's own options
-  StatGroup& stats;                  // root of the statistics tree, written to --stats-out
+  const OptionValues& options;           // the command's own options
+  StatGroup& stats;                      // root of the statistics tree
   const std::vector<std::string>& args;  // positional arguments after the command name
+
+ private:
+  mutable bool stats_written_ = false;
 };
 
 class Command {

@@ -8,7 +8,9 @@
 namespace gpusoc::platform {
 namespace {
 
-bool is_option(const std::string& token) { return token.size() > 1 && token[0] == '-'; }
+bool is_option(const std::string& token) {
+  return token.size() > 1 && token[0] == '-';
+}
 
 std::string join(const std::vector<std::string>& words, std::size_t count) {
   std::string out;
@@ -61,14 +63,14 @@ const OptionSpec& find_option(const std::string& name, const Command& command) {
     }
   }
   known.push_back("--help");
-  throw UsageError("unknown option '--" + name + "' for '" + command.name() +
-                   "' (did you mean '" + closest_spelling("--" + name, known) + "'?)");
+  throw UsageError("unknown option '--" + name + "' for '" + command.name() + "' (did you mean '" +
+                   closest_spelling("--" + name, known) + "'?)");
 }
 
 void check_arg_count(const Command& command, const std::vector<std::string>& args) {
   if (args.size() > command.max_args()) {
-    throw UsageError("'" + command.name() + "': unexpected argument '" +
-                     args[command.max_args()] + "'");
+    throw UsageError("'" + command.name() + "': unexpected argument '" + args[command.max_args()] +
+                     "'");
   }
   if (args.size() < command.min_args()) {
     throw UsageError("'" + command.name() + "' expects " + command.args_usage());
@@ -89,8 +91,9 @@ const std::vector<OptionSpec>& global_options() {
   static const std::vector<OptionSpec> options{
       {"config", "FILE", "configuration file (JSON; may include others)"},
       {"set", "NAME=VALUE", "override one parameter; repeatable, later wins", true},
-      {"log-level", "LEVEL", "log level of every module: trace, debug, info (default), warn, "
-                             "error, critical, off"},
+      {"log-level", "LEVEL",
+       "log level of every module: trace, debug, info (default), warn, "
+       "error, critical, off"},
       {"log", "MODULE=LEVEL", "log level of the modules MODULE matches, e.g. sm=debug; repeatable",
        true},
       {"stats-out", "FILE", "write statistics to FILE: .json, .csv or .txt (summary table)"}};
@@ -116,7 +119,8 @@ CommandLine parse_command_line(const std::vector<std::string>& tokens,
     line.help = true;
     std::size_t used = 0;
     if (words.size() > 1) {
-      line.command = &resolve(std::vector<std::string>(words.begin() + 1, words.end()), commands, used);
+      line.command =
+          &resolve(std::vector<std::string>(words.begin() + 1, words.end()), commands, used);
     }
     return line;
   }

@@ -91,11 +91,16 @@ MemoryType memory_type(const std::string& name) {
 
 std::string_view to_string(MemoryType type) {
   switch (type) {
-    case MemoryType::kGddr3: return "GDDR3";
-    case MemoryType::kGddr5: return "GDDR5";
-    case MemoryType::kGddr6: return "GDDR6";
-    case MemoryType::kHbm2: return "HBM2";
-    case MemoryType::kDdr4: return "DDR4";
+    case MemoryType::kGddr3:
+      return "GDDR3";
+    case MemoryType::kGddr5:
+      return "GDDR5";
+    case MemoryType::kGddr6:
+      return "GDDR6";
+    case MemoryType::kHbm2:
+      return "HBM2";
+    case MemoryType::kDdr4:
+      return "DDR4";
   }
   return "?";
 }
@@ -103,8 +108,9 @@ std::string_view to_string(MemoryType type) {
 GpuSpec GpuSpec::from_config(const Config& config) {
   GpuSpec spec{};
   spec.gpu = {kGpcs.get(config), kTpcsPerGpc.get(config), kSmsPerTpc.get(config)};
-  spec.sm = {kSpCores.get(config),         kSfus.get(config),          kWarpSize.get(config),
-             kMaxThreads.get(config),      kMaxCtas.get(config),       kRegisters.get(config),
+  spec.sm = {kSpCores.get(config),         kSfus.get(config),
+             kWarpSize.get(config),        kMaxThreads.get(config),
+             kMaxCtas.get(config),         kRegisters.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
              kMaxSharedPerCta.get(config), kStackPerThread.get(config)};
   spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};

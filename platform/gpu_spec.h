@@ -61,8 +61,8 @@ struct GpuSpec {
 
   // Every partition's bus busy: bytes per transfer x transfers per second, in 10^9 B/s.
   double peak_dram_gbytes_per_s() const {
-    return memory.partitions * (memory.bus_width_bits / 8.0) * clock.memory_mhz *
-           memory.data_rate / 1e3;
+    return memory.partitions * (memory.bus_width_bits / 8.0) * clock.memory_mhz * memory.data_rate /
+           1e3;
   }
 };
 

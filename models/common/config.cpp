@@ -24,7 +24,8 @@ std::optional<nlohmann::json> parse_integer(std::string_view text) {
     text.remove_prefix(2);
   }
   std::uint64_t magnitude = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), magnitude, base);
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), magnitude, base);
   if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
   if (!negative) return nlohmann::json(magnitude);
   constexpr std::uint64_t kMostNegative = std::uint64_t{1} << 63;
@@ -49,9 +50,12 @@ std::optional<nlohmann::json> parse_as(ParamType type, std::string_view text) {
       if (text == "true") return nlohmann::json(true);
       if (text == "false") return nlohmann::json(false);
       return std::nullopt;
-    case ParamType::kFloat: return parse_float(text);
-    case ParamType::kString: return nlohmann::json(std::string(text));
-    default: return parse_integer(text);
+    case ParamType::kFloat:
+      return parse_float(text);
+    case ParamType::kString:
+      return nlohmann::json(std::string(text));
+    default:
+      return parse_integer(text);
   }
 }
 
@@ -133,7 +137,8 @@ nlohmann::ordered_json Config::to_json() const {
 
 const ParamSpec& Config::spec(std::string_view name, const std::string& origin) const {
   if (const ParamSpec* declared = registry_.find(name)) return *declared;
-  std::string message = fmt::format("{}unknown parameter '{}'", origin.empty() ? "" : origin + ": ", name);
+  std::string message =
+      fmt::format("{}unknown parameter '{}'", origin.empty() ? "" : origin + ": ", name);
   const std::string suggestion = registry_.nearest(name);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   throw ConfigError(message);

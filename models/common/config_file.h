@@ -2,8 +2,8 @@
 //
 // A file is a JSON object. Two top-level keys are reserved: "description" (a string,
 // or a list of lines, saying what the configuration is and where its numbers come
-// from) and "include" (a file name, or a list of them, relative to the including file). Included files apply
-// first, in the order listed, then the including file's own settings override them.
+// from) and "include" (a file name, or a list of them, relative to the including file). Included
+// files apply first, in the order listed, then the including file's own settings override them.
 // Includes nest; a file including itself, directly or not, is an error.
 #pragma once
 

@@ -51,8 +51,10 @@ std::optional<std::string> Constraint::violation(std::string_view name,
       return fmt::format("{} = {} is out of range [{}, {}]", name, value.dump(), min_.dump(),
                          max_.dump());
     }
-    if (below) return fmt::format("{} = {} is below the minimum {}", name, value.dump(), min_.dump());
-    if (above) return fmt::format("{} = {} exceeds the maximum {}", name, value.dump(), max_.dump());
+    if (below)
+      return fmt::format("{} = {} is below the minimum {}", name, value.dump(), min_.dump());
+    if (above)
+      return fmt::format("{} = {} exceeds the maximum {}", name, value.dump(), max_.dump());
   }
   if (power_of_two_ && !is_power_of_two(value)) {
     return fmt::format("{} = {} is not a power of two", name, value.dump());
@@ -88,8 +90,12 @@ Range::Range(nlohmann::json min, nlohmann::json max) {
   max_ = std::move(max);
 }
 
-Range Range::at_least(nlohmann::json min) { return Range(std::move(min), nullptr); }
+Range Range::at_least(nlohmann::json min) {
+  return Range(std::move(min), nullptr);
+}
 
-OneOf::OneOf(std::initializer_list<std::string> choices) { choices_ = choices; }
+OneOf::OneOf(std::initializer_list<std::string> choices) {
+  choices_ = choices;
+}
 
 }  // namespace gpusoc

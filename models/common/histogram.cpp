@@ -6,15 +6,15 @@
 
 namespace gpusoc {
 
-Histogram::Histogram(StatGroup& group, std::string name, std::string unit,
-                     std::string description, std::int64_t low, std::int64_t bucket_width,
-                     std::size_t buckets)
+Histogram::Histogram(StatGroup& group, std::string name, std::string unit, std::string description,
+                     std::int64_t low, std::int64_t bucket_width, std::size_t buckets)
     : Stat(group, std::move(name), std::move(unit), std::move(description)),
       low_(low),
       width_(bucket_width),
       buckets_(buckets, 0) {
   if (bucket_width <= 0 || buckets == 0) {
-    throw std::invalid_argument("histogram '" + path() + "' needs a positive bucket width and count");
+    throw std::invalid_argument("histogram '" + path() +
+                                "' needs a positive bucket width and count");
   }
 }
 
@@ -53,8 +53,8 @@ std::vector<std::pair<std::string, nlohmann::ordered_json>> Histogram::fields() 
 
 std::string Histogram::summary() const {
   if (count_ == 0) return "count=0";
-  return fmt::format("count={} mean={} min={} max={}", count_, nlohmann::ordered_json(mean()).dump(),
-                     min_, max_);
+  return fmt::format("count={} mean={} min={} max={}", count_,
+                     nlohmann::ordered_json(mean()).dump(), min_, max_);
 }
 
 }  // namespace gpusoc

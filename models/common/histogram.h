@@ -27,7 +27,8 @@ class Histogram final : public Stat {
       underflow_ += times;
       return;
     }
-    const auto index = static_cast<std::uint64_t>(value - low_) / static_cast<std::uint64_t>(width_);
+    const auto index =
+        static_cast<std::uint64_t>(value - low_) / static_cast<std::uint64_t>(width_);
     if (index >= buckets_.size()) {
       overflow_ += times;
     } else {

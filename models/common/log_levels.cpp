@@ -18,7 +18,9 @@ std::vector<std::string_view> components(std::string_view name) {
   return out;
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // "sm" matches "sm" and, as an instance, "sm3"; "sm3" matches only "sm3".
 bool component_matches(std::string_view pattern, std::string_view component) {
@@ -43,13 +45,15 @@ void LogLevels::add_rule(std::string_view assignment) {
   const std::size_t equals = assignment.find('=');
   const std::string_view pattern = assignment.substr(0, equals);
   const std::vector<std::string_view> parts = components(pattern);
-  const bool well_formed = equals != std::string_view::npos &&
-                           std::none_of(parts.begin(), parts.end(),
-                                        [](std::string_view part) { return part.empty(); });
+  const bool well_formed =
+      equals != std::string_view::npos &&
+      std::none_of(parts.begin(), parts.end(), [](std::string_view part) { return part.empty(); });
   if (!well_formed) {
-    throw UsageError("--log '" + std::string(assignment) + "': expected MODULE=LEVEL, e.g. sm=debug");
+    throw UsageError("--log '" + std::string(assignment) +
+                     "': expected MODULE=LEVEL, e.g. sm=debug");
   }
-  rules_.push_back({std::string(pattern), parts.size(), parse_level(assignment.substr(equals + 1))});
+  rules_.push_back(
+      {std::string(pattern), parts.size(), parse_level(assignment.substr(equals + 1))});
 }
 
 LogLevels::Level LogLevels::level_for(std::string_view module) const {
@@ -68,7 +72,8 @@ LogLevels::Level LogLevels::parse_level(std::string_view text) {
     if (text == name) return level;
     accepted += (accepted.empty() ? "" : ", ") + std::string(name);
   }
-  throw UsageError("unknown log level '" + std::string(text) + "' (expected one of " + accepted + ")");
+  throw UsageError("unknown log level '" + std::string(text) + "' (expected one of " + accepted +
+                   ")");
 }
 
 bool LogLevels::matches(std::string_view pattern, std::string_view module) {
@@ -76,7 +81,8 @@ bool LogLevels::matches(std::string_view pattern, std::string_view module) {
   const std::vector<std::string_view> have = components(module);
   for (std::size_t start = 0; start + want.size() <= have.size(); ++start) {
     bool all = true;
-    for (std::size_t i = 0; i < want.size() && all; ++i) all = component_matches(want[i], have[start + i]);
+    for (std::size_t i = 0; i < want.size() && all; ++i)
+      all = component_matches(want[i], have[start + i]);
     if (all) return true;
   }
   return false;

@@ -7,7 +7,8 @@
 //   "sm" matches "sm", "sm.0", "gpu.sm", "gpu.sm.l1d"   but not "smx"
 // and a pattern component that does not end in a digit also matches itself followed
 // by an instance number:
-//   "sm" matches "gpu.sm3";  "sm3" matches "gpu.sm3" but not "gpu.sm31";  "sm.l1d" matches "gpu.sm3.l1d"
+//   "sm" matches "gpu.sm3";  "sm3" matches "gpu.sm3" but not "gpu.sm31";  "sm.l1d" matches
+//   "gpu.sm3.l1d"
 // When several patterns match a module, the one with the most components wins, and
 // among those the one given last. LEVEL is trace, debug, info, warn, error, critical
 // or off.

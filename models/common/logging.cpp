@@ -86,14 +86,20 @@ class LogHub {
 
 }  // namespace
 
-Logger logger(const std::string& module) { return LogHub::instance().get(module); }
+Logger logger(const std::string& module) {
+  return LogHub::instance().get(module);
+}
 
-void set_log_levels(const LogLevels& levels) { LogHub::instance().set_levels(levels); }
+void set_log_levels(const LogLevels& levels) {
+  LogHub::instance().set_levels(levels);
+}
 
 void set_time_source(std::function<std::string()> now) {
   LogHub::instance().set_time_source(std::move(now));
 }
 
-void set_log_sink(spdlog::sink_ptr sink) { LogHub::instance().set_sink(std::move(sink)); }
+void set_log_sink(spdlog::sink_ptr sink) {
+  LogHub::instance().set_sink(std::move(sink));
+}
 
 }  // namespace gpusoc

@@ -44,9 +44,10 @@ void set_log_sink(spdlog::sink_ptr sink);
 #define GPUSOC_LOG_DEBUG_ENABLED 0
 #endif
 
-#define GPUSOC_LOG_AT_(logger, level, ...)                                              \
-  do {                                                                                  \
-    if (GPUSOC_LOG_DEBUG_ENABLED && (logger)->should_log(level)) (logger)->log(level, __VA_ARGS__); \
+#define GPUSOC_LOG_AT_(logger, level, ...)                       \
+  do {                                                           \
+    if (GPUSOC_LOG_DEBUG_ENABLED && (logger)->should_log(level)) \
+      (logger)->log(level, __VA_ARGS__);                         \
   } while (0)
 
 #define GPUSOC_DEBUG(logger, ...) GPUSOC_LOG_AT_(logger, spdlog::level::debug, __VA_ARGS__)

@@ -27,8 +27,8 @@ class Param {
  public:
   Param(std::string name, T default_value, std::string unit, std::string description,
         Constraint constraint = {})
-      : Param(ParamRegistry::instance(), std::move(name), std::move(default_value),
-              std::move(unit), std::move(description), std::move(constraint)) {}
+      : Param(ParamRegistry::instance(), std::move(name), std::move(default_value), std::move(unit),
+              std::move(description), std::move(constraint)) {}
 
   // Declares into a given registry; tests use their own.
   Param(ParamRegistry& registry, std::string name, T default_value, std::string unit,

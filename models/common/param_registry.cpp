@@ -13,8 +13,8 @@ constexpr std::string_view kReservedKeys[] = {"description", "include"};
 bool valid_component(std::string_view component) {
   if (component.empty()) return false;
   for (const char c : component) {
-    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                      (c >= '0' && c <= '9') || c == '_';
+    const bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!word) return false;
   }
   return true;

@@ -19,11 +19,16 @@ bool fits(const nlohmann::json& value) {
 
 bool fits_type(ParamType type, const nlohmann::json& value) {
   switch (type) {
-    case ParamType::kInt32: return fits<std::int32_t>(value);
-    case ParamType::kUint32: return fits<std::uint32_t>(value);
-    case ParamType::kInt64: return fits<std::int64_t>(value);
-    case ParamType::kUint64: return fits<std::uint64_t>(value);
-    default: return true;
+    case ParamType::kInt32:
+      return fits<std::int32_t>(value);
+    case ParamType::kUint32:
+      return fits<std::uint32_t>(value);
+    case ParamType::kInt64:
+      return fits<std::int64_t>(value);
+    case ParamType::kUint64:
+      return fits<std::uint64_t>(value);
+    default:
+      return true;
   }
 }
 
@@ -34,10 +39,14 @@ bool is_integer_type(ParamType type) {
 
 bool has_json_type(ParamType type, const nlohmann::json& value) {
   switch (type) {
-    case ParamType::kBool: return value.is_boolean();
-    case ParamType::kFloat: return value.is_number();
-    case ParamType::kString: return value.is_string();
-    default: return value.is_number_integer();
+    case ParamType::kBool:
+      return value.is_boolean();
+    case ParamType::kFloat:
+      return value.is_number();
+    case ParamType::kString:
+      return value.is_string();
+    default:
+      return value.is_number_integer();
   }
 }
 
@@ -51,13 +60,20 @@ std::string describe_json(const nlohmann::json& value) {
 
 std::string_view type_name(ParamType type) {
   switch (type) {
-    case ParamType::kBool: return "bool";
-    case ParamType::kInt32: return "int32";
-    case ParamType::kUint32: return "uint32";
-    case ParamType::kInt64: return "int64";
-    case ParamType::kUint64: return "uint64";
-    case ParamType::kFloat: return "float";
-    case ParamType::kString: return "string";
+    case ParamType::kBool:
+      return "bool";
+    case ParamType::kInt32:
+      return "int32";
+    case ParamType::kUint32:
+      return "uint32";
+    case ParamType::kInt64:
+      return "int64";
+    case ParamType::kUint64:
+      return "uint64";
+    case ParamType::kFloat:
+      return "float";
+    case ParamType::kString:
+      return "string";
   }
   return "?";
 }

@@ -22,12 +22,18 @@ std::string_view type_name(ParamType type);
 // The ParamType of a C++ type; only the types above are parameters.
 template <typename T>
 constexpr ParamType param_type_of() {
-  if constexpr (std::is_same_v<T, bool>) return ParamType::kBool;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return ParamType::kInt32;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return ParamType::kUint32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return ParamType::kInt64;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return ParamType::kUint64;
-  else if constexpr (std::is_same_v<T, double>) return ParamType::kFloat;
+  if constexpr (std::is_same_v<T, bool>)
+    return ParamType::kBool;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return ParamType::kInt32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return ParamType::kUint32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return ParamType::kInt64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return ParamType::kUint64;
+  else if constexpr (std::is_same_v<T, double>)
+    return ParamType::kFloat;
   else {
     static_assert(std::is_same_v<T, std::string>,
                   "parameters are bool, (u)int32_t, (u)int64_t, double or std::string");

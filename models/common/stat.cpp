@@ -41,13 +41,17 @@ std::string Stat::summary() const {
   return value.is_null() ? "-" : value.dump();
 }
 
-nlohmann::ordered_json Scalar::to_json() const { return number_or_null(value_); }
+nlohmann::ordered_json Scalar::to_json() const {
+  return number_or_null(value_);
+}
 
 Formula::Formula(StatGroup& group, std::string name, std::string unit, std::string description,
                  std::function<double()> compute)
     : Stat(group, std::move(name), std::move(unit), std::move(description)),
       compute_(std::move(compute)) {}
 
-nlohmann::ordered_json Formula::to_json() const { return number_or_null(compute_()); }
+nlohmann::ordered_json Formula::to_json() const {
+  return number_or_null(compute_());
+}
 
 }  // namespace gpusoc

@@ -23,7 +23,8 @@ void erase_one(std::vector<T*>& items, const T* item) {
 
 StatGroup::StatGroup() = default;
 
-StatGroup::StatGroup(StatGroup& parent, std::string name) : parent_(&parent), name_(std::move(name)) {
+StatGroup::StatGroup(StatGroup& parent, std::string name)
+    : parent_(&parent), name_(std::move(name)) {
   parent.check_new_name(name_);
   parent.children_.push_back(this);
 }
@@ -32,7 +33,10 @@ StatGroup::~StatGroup() {
   // Members that outlive their group (declared before it) must not reach back into it.
   for (Stat* stat : stats_) stat->group_ = nullptr;
   for (StatGroup* child : children_) child->parent_ = nullptr;
-  if (parent_ != nullptr) erase_one(parent_->children_, this);
+  if (parent_ != nullptr) {
+    erase_one(parent_->children_, this);
+    parent_->mark_lost();
+  }
 }
 
 std::string StatGroup::path() const {
@@ -45,7 +49,15 @@ void StatGroup::add(Stat& stat) {
   stats_.push_back(&stat);
 }
 
-void StatGroup::remove(const Stat& stat) { erase_one(stats_, &stat); }
+void StatGroup::remove(const Stat& stat) {
+  erase_one(stats_, &stat);
+  mark_lost();
+}
+
+void StatGroup::mark_lost() {
+  for (StatGroup* group = this; group != nullptr; group = group->parent_)
+    group->lost_members_ = true;
+}
 
 void StatGroup::check_new_name(const std::string& name) const {
   if (!valid_name(name)) {
@@ -55,8 +67,8 @@ void StatGroup::check_new_name(const std::string& name) const {
   const auto same = [&name](const auto* item) { return item->name() == name; };
   if (std::any_of(stats_.begin(), stats_.end(), same) ||
       std::any_of(children_.begin(), children_.end(), same)) {
-    throw std::invalid_argument("'" + name + "' is declared twice in statistics group '" +
-                                path() + "'");
+    throw std::invalid_argument("'" + name + "' is declared twice in statistics group '" + path() +
+                                "'");
   }
 }
 

@@ -36,16 +36,22 @@ class StatGroup {
   const std::vector<Stat*>& stats() const { return stats_; }
   const std::vector<StatGroup*>& children() const { return children_; }
 
+  // Whether a stat or group anywhere below this group has been destroyed: a dump taken
+  // now misses it. Lets the CLI refuse to write a statistics file with parts gone.
+  bool lost_members() const { return lost_members_; }
+
  private:
   friend class Stat;
   void add(Stat& stat);
   void remove(const Stat& stat);
   void check_new_name(const std::string& name) const;
+  void mark_lost();  // on this group and every ancestor
 
   StatGroup* parent_ = nullptr;
   std::string name_;
   std::vector<Stat*> stats_;
   std::vector<StatGroup*> children_;
+  bool lost_members_ = false;
 };
 
 }  // namespace gpusoc

@@ -14,9 +14,8 @@ namespace {
 nlohmann::ordered_json group_to_json(const StatGroup& group) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const Stat* stat : group.stats()) {
-    out[stat->name()] = {{"value", stat->to_json()},
-                         {"unit", stat->unit()},
-                         {"description", stat->description()}};
+    out[stat->name()] = {
+        {"value", stat->to_json()}, {"unit", stat->unit()}, {"description", stat->description()}};
   }
   for (const StatGroup* child : group.children()) out[child->name()] = group_to_json(*child);
   return out;
@@ -40,7 +39,9 @@ std::string csv_field(const std::string& text) {
 
 }  // namespace
 
-nlohmann::ordered_json stats_to_json(const StatGroup& root) { return group_to_json(root); }
+nlohmann::ordered_json stats_to_json(const StatGroup& root) {
+  return group_to_json(root);
+}
 
 std::string stats_to_csv(const StatGroup& root) {
   std::string out = "name,value,unit,description\n";
@@ -77,9 +78,15 @@ void write_stats_file(const StatGroup& root, const std::filesystem::path& file) 
   }
   std::ofstream out(file);
   switch (*format) {
-    case StatsFormat::kJson: out << stats_to_json(root).dump(2) << "\n"; break;
-    case StatsFormat::kCsv: out << stats_to_csv(root); break;
-    case StatsFormat::kText: out << stats_summary(root); break;
+    case StatsFormat::kJson:
+      out << stats_to_json(root).dump(2) << "\n";
+      break;
+    case StatsFormat::kCsv:
+      out << stats_to_csv(root);
+      break;
+    case StatsFormat::kText:
+      out << stats_summary(root);
+      break;
   }
   out.close();
   if (!out) throw Error("cannot write statistics to '" + file.string() + "'");

@@ -32,7 +32,8 @@ uint32_t CtaRunner::live_threads() const {
 void CtaRunner::arrive(uint32_t w) {
   const Warp::BarrierArrival& a = warps_[w].barrier();
   Barrier& b = barriers_[a.id];
-  b.arrived += unsigned(__builtin_popcount(a.lanes));
+  b.arrived += a.threads;
+  b.voters += unsigned(__builtin_popcount(a.lanes));
   b.true_lanes += a.red_true_lanes;
   if (a.count) b.expected = a.count;
   if (a.waits) {
@@ -53,7 +54,7 @@ void CtaRunner::release_completed() {
       uint32_t result = 0;
       switch (a.red_op) {
         case BarRedOp::Popc: result = b.true_lanes; break;
-        case BarRedOp::And: result = b.true_lanes == b.arrived; break;
+        case BarRedOp::And: result = b.true_lanes == b.voters; break;
         case BarRedOp::Or: result = b.true_lanes != 0; break;
       }
       warps_[w].release_barrier(result);

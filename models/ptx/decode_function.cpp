@@ -87,6 +87,16 @@ InstClass core_class(Op op) {
   }
 }
 
+// Special registers of PTX that the functional core does not provide.
+bool is_unsupported_special(const std::string& name) {
+  for (const char* prefix : {"%envreg", "%pm", "%cluster", "%ncluster", "%is_explicit_cluster",
+                             "%aggr_smem_size", "%reserved_smem", "%current_graph_exec",
+                             "%globaltimer_", "%total_smem_size_"}) {
+    if (name.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
 // The float type a float literal in this instruction is converted to.
 ScalarType literal_type(const Inst& in) {
   return (in.op == Op::Cvt || in.op == Op::Set) ? in.type2 : in.type;
@@ -182,6 +192,7 @@ class FunctionDecoder {
       }
       case StateSpace::Local:
       case StateSpace::Param: {
+        if (d.space == StateSpace::Local) out_.depot_bytes += variable_size(d);
         Symbol sym;
         sym.space = StateSpace::Local;
         sym.base = AddrBase::Frame;
@@ -337,7 +348,7 @@ class FunctionDecoder {
           return true;
         }
         if (const Symbol* s = find_symbol(o.name)) return symbol_value(o, *s, out);
-        if (o.name.rfind("%envreg", 0) == 0 || o.name.rfind("%pm", 0) == 0) {
+        if (is_unsupported_special(o.name)) {
           error(o, "special register '" + o.name + "' is not supported");
         } else {
           error(o, "undefined register '" + o.name + "'");
@@ -465,7 +476,8 @@ class FunctionDecoder {
     }
     std::vector<const ast::Operand*> dst, src;
     if (!flatten(ai, in, count, dst, src)) return false;
-    if (int(src.size()) < shape.min_src || int(src.size()) > shape.max_src ||
+    const bool packing = in.op == Op::Pack || in.op == Op::Unpack;  // element counts checked above
+    if ((!packing && (int(src.size()) < shape.min_src || int(src.size()) > shape.max_src)) ||
         (has_destination(in.op) && dst.empty() && in.op != Op::BarRed)) {
       diags_.error(ai.loc, "wrong number of operands for '" + spelled(ai) + "'");
       return false;

@@ -10,6 +10,7 @@
 #include "models/ptx/address_space.h"
 #include "models/ptx/cta_runner.h"
 #include "models/ptx/decoder.h"
+#include "models/ptx/launch.h"
 #include "models/ptx/diagnostics.h"
 #include "models/ptx/parser.h"
 #include "models/ptx/program.h"
@@ -166,9 +167,10 @@ void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& ar
     fail(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
                      shared, k.static_shared_bytes, c.dynamic_shared_bytes,
                      o.max_shared_bytes_per_cta));
-  if (k.frame_bytes > o.stack_bytes_per_thread)
+  if (k.depot_bytes > o.stack_bytes_per_thread ||
+      k.frame_bytes > o.stack_bytes_per_thread + LaunchContext::kParamReserveBytes)
     fail(fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
-                     k.frame_bytes, o.stack_bytes_per_thread));
+                     k.depot_bytes, o.stack_bytes_per_thread));
   if (args.args().size() != k.params.size())
     fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(), k.params.size()));
   for (size_t i = 0; i < k.params.size(); ++i) {

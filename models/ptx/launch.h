@@ -21,7 +21,13 @@ struct LaunchContext {
   std::vector<uint8_t> params;          // the kernel's parameter buffer
   SparseMemory* global = nullptr;       // device memory
   uint32_t num_sms = 1;
-  uint32_t stack_bytes_per_thread = 1024;
+  uint32_t stack_bytes_per_thread = 1024;  // the configured stack: .local depots and call overhead
+  /// Local memory per thread as laid out: the stack plus room for .param slots of calls, which
+  /// hardware passes in registers and so do not count against the stack.
+  uint32_t local_bytes_per_thread() const { return stack_bytes_per_thread + kParamReserveBytes; }
+  static constexpr uint32_t kParamReserveBytes = 4096;
+  /// Stack charged per call, for the return address and saved registers.
+  static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
   std::function<void(const std::string&)> printf_sink;
 };

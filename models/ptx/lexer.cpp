@@ -9,13 +9,21 @@
 namespace gpusoc::ptx {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_ident_char(char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '$'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_ident_char(char c) {
+  return is_alpha(c) || is_digit(c) || c == '_' || c == '$';
+}
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
-bool is_punct(char c) { return c != '\0' && std::strchr(",;:()[]{}<>+-!|@=", c) != nullptr; }
+bool is_punct(char c) {
+  return c != '\0' && std::strchr(",;:()[]{}<>+-!|@=", c) != nullptr;
+}
 
 int digit_value(char c) {
   if (is_digit(c)) return c - '0';

@@ -18,8 +18,8 @@ constexpr size_t kMaxErrors = 100;
 
 // Directives that start a module-scope item: recovery stops in front of them.
 constexpr std::array<std::string_view, 14> kModuleItemStarts{
-    ".version", ".target", ".address_size", ".visible", ".extern", ".weak",   ".common",
-    ".entry",   ".func",   ".global",       ".const",   ".shared", ".local",  ".section"};
+    ".version", ".target", ".address_size", ".visible", ".extern", ".weak",  ".common",
+    ".entry",   ".func",   ".global",       ".const",   ".shared", ".local", ".section"};
 
 // PTX directives that this front end does not implement (as opposed to unknown words).
 constexpr std::array<std::string_view, 6> kUnsupportedDirectives{
@@ -155,7 +155,9 @@ void Parser::fail_expected(std::string_view what, const Token& found) {
   // The lexer has already reported what is wrong with an invalid token.
   if (found.kind == TokenKind::Invalid) throw SyntaxError{};
   // The end of input is reported where the text runs out: after the last token.
-  if (found.kind == TokenKind::End) fail(prev_end_, fmt::format("expected {}, found end of input", what));
+  if (found.kind == TokenKind::End) {
+    fail(prev_end_, fmt::format("expected {}, found end of input", what));
+  }
   fail(found.loc, fmt::format("expected {}, found {}", what, quote(found.text)));
 }
 
@@ -202,7 +204,12 @@ void Parser::recover_module(int open_braces) {
     if (blocks == 0 && is_module_item_start(peek())) return;
     const Token tok = take();
     if (tok.is('{')) {
-      ++(open_braces > 0 ? open_braces : blocks);  // nested initializer braces, or a body
+      // Inside an initializer a '{' nests it further; elsewhere it opens a body to skip whole.
+      if (open_braces > 0) {
+        ++open_braces;
+      } else {
+        ++blocks;
+      }
     } else if (tok.is('}')) {
       if (open_braces > 0) {
         --open_braces;
@@ -259,7 +266,8 @@ void Parser::parse_module_item(ast::Module& module) {
   if (what.is_directive(".entry") || what.is_directive(".func")) {
     return parse_function(linkage, module);
   }
-  const auto space = what.kind == TokenKind::Directive ? parse_state_space(what.text) : std::nullopt;
+  const auto space =
+      what.kind == TokenKind::Directive ? parse_state_space(what.text) : std::nullopt;
   if (space == StateSpace::Global || space == StateSpace::Const || space == StateSpace::Shared ||
       space == StateSpace::Local) {
     for (ast::VarDecl& decl : parse_var_decls(linkage)) module.globals.push_back(std::move(decl));

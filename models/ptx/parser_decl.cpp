@@ -83,7 +83,6 @@ ast::VarDecl Parser::parse_param() {
 void Parser::parse_decl_qualifiers(ast::VarDecl& decl) {
   const Token space = take();
   decl.space = parse_state_space(space.text).value_or(StateSpace::None);
-  decl.loc = space.loc;
   while (peek().kind == TokenKind::Directive) {
     const Token tok = peek();
     const std::string_view word = tok.text;

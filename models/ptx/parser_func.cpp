@@ -89,8 +89,8 @@ void Parser::parse_performance_directives(ast::Function& fn) {
 
 unsigned Parser::parse_directive_value(const Token& directive) {
   const Token tok = peek();
-  const uint64_t value = expect_unsigned(
-      fmt::format("a number after '{}'", directive.text), std::numeric_limits<uint32_t>::max());
+  const uint64_t value = expect_unsigned(fmt::format("a number after '{}'", directive.text),
+                                         std::numeric_limits<uint32_t>::max());
   if (value == 0) fail(tok.loc, fmt::format("'{}' values must be positive", directive.text));
   return static_cast<unsigned>(value);
 }

@@ -51,7 +51,8 @@ class Function {
   std::vector<ParamSlot> params;          // kernel: parameter buffer; .func: frame
   std::vector<ParamSlot> returns;         // .func only: frame
   uint32_t param_buffer_bytes = 0;        // kernel only
-  uint32_t frame_bytes = 0;               // local memory per activation
+  uint32_t frame_bytes = 0;               // local memory per activation: depots and .param slots
+  uint32_t depot_bytes = 0;               // of which .local variables (what counts as stack)
   uint32_t static_shared_bytes = 0;       // kernel only: static shared memory of the kernel
   std::vector<CallSite> call_sites;       // indexed by Inst::target of Call/Vprintf
   uint32_t reqntid[3] = {0, 0, 0};

@@ -1,7 +1,6 @@
 # Per-lane semantics of the ALU, conversion, transcendental and warp-level instructions.
 set(GPUSOC_PTX_SEMANTICS_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/semantics/select.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/semantics/float16.cpp
   ${CMAKE_CURRENT_LIST_DIR}/semantics/integer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/semantics/float.cpp
   ${CMAKE_CURRENT_LIST_DIR}/semantics/half.cpp
@@ -18,5 +17,4 @@ gpusoc_add_library(gpusoc_ptx_semantics
 set_source_files_properties(
   ${CMAKE_CURRENT_LIST_DIR}/semantics/float.cpp
   ${CMAKE_CURRENT_LIST_DIR}/semantics/sfu.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/semantics/convert.cpp
   PROPERTIES COMPILE_OPTIONS -frounding-math)

@@ -7,13 +7,13 @@ namespace gpusoc::ptx {
 namespace {
 
 constexpr std::array<std::pair<std::string_view, ScalarType>, 20> kTypeNames{{
-    {"b8", ScalarType::B8},       {"b16", ScalarType::B16},   {"b32", ScalarType::B32},
-    {"b64", ScalarType::B64},     {"b128", ScalarType::B128}, {"u8", ScalarType::U8},
-    {"u16", ScalarType::U16},     {"u32", ScalarType::U32},   {"u64", ScalarType::U64},
-    {"s8", ScalarType::S8},       {"s16", ScalarType::S16},   {"s32", ScalarType::S32},
-    {"s64", ScalarType::S64},     {"f16", ScalarType::F16},   {"f16x2", ScalarType::F16x2},
-    {"bf16", ScalarType::BF16},   {"bf16x2", ScalarType::BF16x2}, {"f32", ScalarType::F32},
-    {"f64", ScalarType::F64},     {"pred", ScalarType::Pred},
+    {"b8", ScalarType::B8},     {"b16", ScalarType::B16},       {"b32", ScalarType::B32},
+    {"b64", ScalarType::B64},   {"b128", ScalarType::B128},     {"u8", ScalarType::U8},
+    {"u16", ScalarType::U16},   {"u32", ScalarType::U32},       {"u64", ScalarType::U64},
+    {"s8", ScalarType::S8},     {"s16", ScalarType::S16},       {"s32", ScalarType::S32},
+    {"s64", ScalarType::S64},   {"f16", ScalarType::F16},       {"f16x2", ScalarType::F16x2},
+    {"bf16", ScalarType::BF16}, {"bf16x2", ScalarType::BF16x2}, {"f32", ScalarType::F32},
+    {"f64", ScalarType::F64},   {"pred", ScalarType::Pred},
 }};
 
 constexpr std::array<std::pair<std::string_view, StateSpace>, 9> kSpaceNames{{
@@ -37,14 +37,33 @@ std::string_view strip_dot(std::string_view word) {
 
 unsigned type_size(ScalarType t) {
   switch (t) {
-    case ScalarType::None: return 0;
-    case ScalarType::B8: case ScalarType::U8: case ScalarType::S8: case ScalarType::Pred: return 1;
-    case ScalarType::B16: case ScalarType::U16: case ScalarType::S16: case ScalarType::F16:
-    case ScalarType::BF16: return 2;
-    case ScalarType::B32: case ScalarType::U32: case ScalarType::S32: case ScalarType::F32:
-    case ScalarType::F16x2: case ScalarType::BF16x2: return 4;
-    case ScalarType::B64: case ScalarType::U64: case ScalarType::S64: case ScalarType::F64: return 8;
-    case ScalarType::B128: return 16;
+    case ScalarType::None:
+      return 0;
+    case ScalarType::B8:
+    case ScalarType::U8:
+    case ScalarType::S8:
+    case ScalarType::Pred:
+      return 1;
+    case ScalarType::B16:
+    case ScalarType::U16:
+    case ScalarType::S16:
+    case ScalarType::F16:
+    case ScalarType::BF16:
+      return 2;
+    case ScalarType::B32:
+    case ScalarType::U32:
+    case ScalarType::S32:
+    case ScalarType::F32:
+    case ScalarType::F16x2:
+    case ScalarType::BF16x2:
+      return 4;
+    case ScalarType::B64:
+    case ScalarType::U64:
+    case ScalarType::S64:
+    case ScalarType::F64:
+      return 8;
+    case ScalarType::B128:
+      return 16;
   }
   return 0;
 }

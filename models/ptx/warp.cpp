@@ -18,11 +18,12 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   simt_.clear();
   calls_.clear();
   warp_instructions_ = thread_instructions_ = 0;
-  const size_t local_bytes = size_t(kWarpSize) * launch.stack_bytes_per_thread;
+  const size_t local_bytes = size_t(kWarpSize) * launch.local_bytes_per_thread();
   // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
   if (local_.size() < local_bytes) local_.resize(local_bytes);
   regs_.clear();
   frame_base_ = 0;
+  stack_used_ = launch.kernel->depot_bytes;
   enter_function(*launch.kernel, 0);
   simt_.push_back(SimtEntry{0, kNoReconverge, lanes});
   select_active();
@@ -76,6 +77,11 @@ void Warp::enter_function(const Function& fn, size_t reg_base) {
   }
 }
 
+void Warp::advance() {
+  SimtEntry& top = simt_.back();
+  if (++top.pc == top.reconverge) select_active();
+}
+
 void Warp::pop_simt_entry() {
   simt_.pop_back();
   if (calls_.empty() || simt_.size() != calls_.back().simt_depth) return;
@@ -86,6 +92,7 @@ void Warp::pop_simt_entry() {
   fn_ = f.fn;
   reg_base_ = f.reg_base;
   frame_base_ = f.frame_base;
+  stack_used_ = f.stack_used;
   regs_.resize(callee_regs);
   ctx_.regs = regs_.data() + reg_base_;
 }
@@ -155,7 +162,9 @@ void Warp::call(const Inst& in, LaneMask exec) {
                       site.arg_offsets.size(), callee.params.size()));
   }
   const uint32_t callee_frame = frame_base_ + fn_->frame_bytes;
-  if (uint64_t(callee_frame) + callee.frame_bytes > launch_->stack_bytes_per_thread) {
+  const uint32_t stack_used = stack_used_ + callee.depot_bytes + LaunchContext::kCallOverheadBytes;
+  if (stack_used > launch_->stack_bytes_per_thread ||
+      uint64_t(callee_frame) + callee.frame_bytes > launch_->local_bytes_per_thread()) {
     fault(in, unsigned(__builtin_ctz(exec)),
           fmt::format("stack overflow calling '{}' (stack is {} bytes per thread)", callee.name,
                       launch_->stack_bytes_per_thread));
@@ -168,8 +177,9 @@ void Warp::call(const Inst& in, LaneMask exec) {
     }
   }
   simt_.back().pc++;  // where the caller resumes
-  calls_.push_back(CallFrame{fn_, reg_base_, frame_base_, in.target, simt_.size(), 0});
+  calls_.push_back(CallFrame{fn_, reg_base_, frame_base_, in.target, simt_.size(), stack_used_, 0});
   frame_base_ = callee_frame;
+  stack_used_ = stack_used;
   enter_function(callee, reg_base_ + size_t(fn_->num_regs) * kWarpSize);
   simt_.push_back(SimtEntry{0, kNoReconverge, exec});
   select_active();
@@ -203,6 +213,9 @@ void Warp::exit_lanes(LaneMask exec) {
 void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
   barrier_ = BarrierArrival{};
   barrier_.lanes = exec;
+  // Barriers are executed per warp (PTX ISA, bar): the arrival counts the whole warp, so lanes
+  // parked on another SIMT path (say, on their way to an early return) do not hold it up.
+  barrier_.threads = unsigned(__builtin_popcount(~exited_));
   barrier_.waits = in.op != Op::BarArrive;
   unsigned s = 0;
   if (in.op == Op::BarRed) {
@@ -229,7 +242,7 @@ void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
       if (read_pred(ctx_, p, unsigned(__builtin_ctz(m)))) barrier_.red_true_lanes++;
     }
   }
-  simt_.back().pc++;
+  advance();
   state_ = State::AtBarrier;  // the CTA counts the arrival, and resumes bar.arrive at once
 }
 
@@ -291,33 +304,34 @@ uint64_t Warp::run(uint64_t budget) {
       ctx_.exec = exec;
       ctx_.active = active_;
       in.exec(in, ctx_);
-      ++top.pc;
+      // Falling through into the reconvergence point ends this path too.
+      if (++top.pc == top.reconverge) select_active();
       continue;
     }
     switch (in.op) {
       case Op::Bra: branch(in, exec); break;
       case Op::Call:
-        if (exec) call(in, exec); else ++top.pc;
+        if (exec) call(in, exec); else advance();
         break;
       case Op::Ret: ret(exec); break;
       case Op::Exit: exit_lanes(exec); break;
       case Op::Trap:
         if (exec) trap(in, exec);
-        ++top.pc;
+        advance();
         break;
       case Op::BarSync: case Op::BarArrive: case Op::BarRed:
-        if (exec) arrive_barrier(in, exec); else ++top.pc;
+        if (exec) arrive_barrier(in, exec); else advance();
         break;
       case Op::Vprintf:
         device_printf(in, exec);
-        ++top.pc;
+        advance();
         break;
       case Op::BarWarpSync: case Op::Membar: case Op::Nanosleep: case Op::Prefetch: case Op::Nop:
-        ++top.pc;
+        advance();
         break;
       default:
         execute_memory(in, exec);
-        ++top.pc;
+        advance();
         break;
     }
   }

@@ -19,7 +19,8 @@ class Warp {
   struct BarrierArrival {
     uint32_t id = 0;
     uint32_t count = 0;        // threads expected; 0 means every thread of the CTA
-    LaneMask lanes = 0;        // lanes that arrived
+    LaneMask lanes = 0;        // lanes that executed the barrier instruction
+    uint32_t threads = 0;      // threads the arrival counts: every thread of the warp not exited
     bool waits = true;         // false for bar.arrive
     bool reduces = false;      // bar.red
     BarRedOp red_op = BarRedOp::Popc;
@@ -57,9 +58,11 @@ class Warp {
     uint32_t frame_base;   // caller's local frame
     uint32_t call_site;    // in the caller's call_sites
     size_t simt_depth;     // SIMT stack depth at the call: the callee's entry sits just above
-    LaneMask returned = 0; // callee lanes that executed ret
+    uint32_t stack_used;   // caller's stack charge
+    LaneMask returned;     // callee lanes that executed ret
   };
 
+  void advance();        // to the next instruction, reconverging when it is the meeting point
   bool select_active();  // pops finished SIMT entries; false when the warp is done
   void pop_simt_entry();
   void enter_function(const Function& fn, size_t reg_base);
@@ -72,14 +75,31 @@ class Warp {
   void execute_memory(const Inst& in, LaneMask exec);  // warp_memory.cpp
   void load(const Inst& in, LaneMask exec);
   void store(const Inst& in, LaneMask exec);
+  template <unsigned kSize>
+  void load_sized(const Inst& in, LaneMask exec);
+  template <unsigned kSize>
+  void store_sized(const Inst& in, LaneMask exec);
+  /// Host pointer for an access: aligned shared and global accesses inline, the rest (generic
+  /// addresses, faults) through resolve().
+  uint8_t* pointer(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
+    if ((addr & (size - 1)) == 0) {
+      if (in.space == StateSpace::Shared) {
+        if (addr + size <= cta_->shared.size()) return cta_->shared.data() + addr;
+      } else if (in.space == StateSpace::Global) {
+        if (uint8_t* p = launch_->global->page_pointer(addr)) return p;
+      }
+    }
+    return resolve(in, in.space, addr, size, lane, write);
+  }
   void atomic(const Inst& in, LaneMask exec);
   void address_conversion(const Inst& in, LaneMask exec);
   void mbarrier(const Inst& in, LaneMask exec);
   void device_printf(const Inst& in, LaneMask exec);
   uint64_t address_of(const Operand& o, unsigned lane) const;
+  uint64_t address_bias(const Operand& o) const;  // the part of an address all lanes share
   uint8_t* resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size, unsigned lane, bool write);
   std::string read_device_string(uint64_t generic_addr, unsigned lane);
-  uint8_t* local(unsigned lane) { return local_.data() + size_t(lane) * launch_->stack_bytes_per_thread; }
+  uint8_t* local(unsigned lane) { return local_.data() + size_t(lane) * launch_->local_bytes_per_thread(); }
   uint64_t special_value(SpecialReg s, unsigned lane) const;
   [[noreturn]] void fault(const Inst& in, unsigned lane, const std::string& what) const;
 
@@ -96,7 +116,8 @@ class Warp {
   std::vector<uint64_t> regs_;    // frames of num_regs * kWarpSize slots, innermost last
   size_t reg_base_ = 0;
   uint32_t frame_base_ = 0;       // local-memory offset of the current function's frame
-  std::vector<uint8_t> local_;    // kWarpSize stacks of stack_bytes_per_thread
+  uint32_t stack_used_ = 0;       // stack charged to the active calls (depots and call overhead)
+  std::vector<uint8_t> local_;    // kWarpSize areas of local_bytes_per_thread()
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;
   uint64_t thread_instructions_ = 0;

@@ -70,12 +70,17 @@ uint64_t atomic_result(const ScalarType t, AtomOp op, uint64_t old, uint64_t b, 
 
 }  // namespace
 
+uint64_t Warp::address_bias(const Operand& o) const {
+  switch (o.base) {
+    case AddrBase::Frame: return o.imm + frame_base_;
+    case AddrBase::DynamicShared: return o.imm + cta_->dynamic_shared_base;
+    default: return o.imm;
+  }
+}
+
 uint64_t Warp::address_of(const Operand& o, unsigned lane) const {
-  uint64_t a = o.imm;
-  if (o.reg != kNoReg) a += ctx_.regs[size_t(o.reg) * kWarpSize + lane];
-  if (o.base == AddrBase::Frame) a += frame_base_;
-  else if (o.base == AddrBase::DynamicShared) a += cta_->dynamic_shared_base;
-  return a;
+  const uint64_t bias = address_bias(o);
+  return o.reg == kNoReg ? bias : bias + ctx_.regs[size_t(o.reg) * kWarpSize + lane];
 }
 
 uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size,
@@ -101,9 +106,9 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
       }
       return cta_->shared.data() + addr;
     case StateSpace::Local:
-      if (addr + size > launch_->stack_bytes_per_thread) {
-        fault(in, lane, fmt::format("local memory access at offset 0x{:x} is outside the {}-byte "
-                                    "stack", addr, launch_->stack_bytes_per_thread));
+      if (addr + size > launch_->local_bytes_per_thread()) {
+        fault(in, lane, fmt::format("local memory access at offset 0x{:x} is outside the thread's "
+                                    "{} bytes", addr, launch_->local_bytes_per_thread()));
       }
       return local(lane) + addr;
     case StateSpace::Param:
@@ -119,32 +124,71 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
   }
 }
 
-void Warp::load(const Inst& in, LaneMask exec) {
-  const unsigned esize = type_size(in.type);
+// Element sizes are template arguments so that each copy is a single move.
+template <unsigned kSize>
+void Warp::load_sized(const Inst& in, LaneMask exec) {
   const Operand& a = in.src(0);
+  const unsigned bytes = kSize * in.vec;
+  const bool sign = is_signed(in.type);
+  const uint64_t bias = address_bias(a);
+  const uint64_t* base = a.reg == kNoReg ? nullptr : ctx_.regs + size_t(a.reg) * kWarpSize;
+  if (in.vec == 1 && in.ops[0].kind == Operand::Kind::Reg) {  // the common case, kept tight
+    uint64_t* dst = ctx_.regs + size_t(in.ops[0].reg) * kWarpSize;
+    for (LaneMask m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(__builtin_ctz(m));
+      const uint8_t* p = pointer(in, base ? base[lane] + bias : bias, kSize, lane, false);
+      uint64_t raw = 0;
+      std::memcpy(&raw, p, kSize);
+      dst[lane] = sign ? extend(raw, in.type) : raw;
+    }
+    return;
+  }
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    const uint8_t* p = resolve(in, in.space, address_of(a, lane), esize * in.vec, lane, false);
+    const uint8_t* p = pointer(in, base ? base[lane] + bias : bias, bytes, lane, false);
     for (unsigned e = 0; e < in.vec; ++e) {
       const Operand& d = in.ops[e];
       if (d.kind != Operand::Kind::Reg) continue;
       uint64_t raw = 0;
-      std::memcpy(&raw, p + e * esize, esize);
-      ctx_.regs[size_t(d.reg) * kWarpSize + lane] = extend(raw, in.type);
+      std::memcpy(&raw, p + e * kSize, kSize);
+      ctx_.regs[size_t(d.reg) * kWarpSize + lane] = sign ? extend(raw, in.type) : raw;
     }
   }
 }
 
-void Warp::store(const Inst& in, LaneMask exec) {
-  const unsigned esize = type_size(in.type);
+template <unsigned kSize>
+void Warp::store_sized(const Inst& in, LaneMask exec) {
   const Operand& a = in.src(0);
+  const unsigned bytes = kSize * in.vec;
+  const uint64_t bias = address_bias(a);
+  const uint64_t* base = a.reg == kNoReg ? nullptr : ctx_.regs + size_t(a.reg) * kWarpSize;
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    uint8_t* p = resolve(in, in.space, address_of(a, lane), esize * in.vec, lane, true);
+    uint8_t* p = pointer(in, base ? base[lane] + bias : bias, bytes, lane, true);
     for (unsigned e = 0; e < in.vec; ++e) {
       const uint64_t v = read_bits(ctx_, in.src(1 + e), lane);
-      std::memcpy(p + e * esize, &v, esize);
+      std::memcpy(p + e * kSize, &v, kSize);
     }
+  }
+}
+
+void Warp::load(const Inst& in, LaneMask exec) {
+  switch (type_size(in.type)) {
+    case 1: load_sized<1>(in, exec); break;
+    case 2: load_sized<2>(in, exec); break;
+    case 4: load_sized<4>(in, exec); break;
+    case 8: load_sized<8>(in, exec); break;
+    default: fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported load size");
+  }
+}
+
+void Warp::store(const Inst& in, LaneMask exec) {
+  switch (type_size(in.type)) {
+    case 1: store_sized<1>(in, exec); break;
+    case 2: store_sized<2>(in, exec); break;
+    case 4: store_sized<4>(in, exec); break;
+    case 8: store_sized<8>(in, exec); break;
+    default: fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported store size");
   }
 }
 

@@ -24,7 +24,8 @@ extern "C" __global__ void bitonic_sort_shared(unsigned* keys, int n) {
   unsigned seg = 2 * blockDim.x;
   unsigned base = blockIdx.x * seg;
   unsigned t = threadIdx.x;
-  for (unsigned e = t; e < seg; e += blockDim.x) s[e] = base + e < (unsigned)n ? keys[base + e] : 0xFFFFFFFFu;
+  for (unsigned e = t; e < seg; e += blockDim.x)
+    s[e] = base + e < (unsigned)n ? keys[base + e] : 0xFFFFFFFFu;
   __syncthreads();
   for (unsigned k = 2; k <= seg; k <<= 1) {
     for (unsigned j = k >> 1; j > 0; j >>= 1) {

@@ -6,12 +6,14 @@
 
 // The constant-memory filter is fixed at compile time (there is no host API to write module
 // constants): w[k] = ((7k mod 11) - 5) / 16, asymmetric so a transposed or flipped filter fails.
-#define W(k) ((float)((((k) * 7) % 11) - 5) / 16.0f)
+#define W(k) ((float)((((k)*7) % 11) - 5) / 16.0f)
 __constant__ float c_filter[FW * FW] = {
     W(0),  W(1),  W(2),  W(3),  W(4),  W(5),  W(6),  W(7),  W(8),  W(9),  W(10), W(11), W(12),
     W(13), W(14), W(15), W(16), W(17), W(18), W(19), W(20), W(21), W(22), W(23), W(24)};
 
-__device__ __forceinline__ int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+__device__ __forceinline__ int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 
 extern "C" __global__ void conv2d_5x5_const(const float* in, float* out, int width, int height) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -23,9 +23,13 @@ __device__ __noinline__ Pair min_max(const int* p, int n) {
 }
 
 // Struct taken by value.
-__device__ __noinline__ int span(Pair p, int scale) { return (p.hi - p.lo) * scale; }
+__device__ __noinline__ int span(Pair p, int scale) {
+  return (p.hi - p.lo) * scale;
+}
 
-__device__ __noinline__ double dmix(double x, double y, float z) { return x * y + (double)z; }
+__device__ __noinline__ double dmix(double x, double y, float z) {
+  return x * y + (double)z;
+}
 
 // Writes through a pointer into the caller's local (stack) array.
 __device__ __noinline__ void fill_squares(int* buf, int n, int seed) {
@@ -44,7 +48,9 @@ __device__ __noinline__ unsigned long long factorial(unsigned n, unsigned long l
 }
 
 // Doubly recursive Fibonacci: fib(0) = 0, fib(1) = 1.
-__device__ __noinline__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+__device__ __noinline__ int fib(int n) {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
 
 // Per thread t (v = in[t]):
 //   out_i[t*8 + 0] = mix(v, t, v * 0.5f, v * 1000003LL, t)

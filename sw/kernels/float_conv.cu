@@ -1,7 +1,7 @@
 // Conversions: float <-> integer in every rounding mode, floating rounding functions and
 // explicitly rounded arithmetic, and the 16-bit formats (__half, __nv_bfloat16).
-#include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 // 12 results per element: out_i[4], out_u[4], out_ll[4].
 extern "C" __global__ void float_to_int(const float* in, int* out_i, unsigned* out_u,

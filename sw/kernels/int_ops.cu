@@ -15,17 +15,18 @@ extern "C" __global__ void int_bits(const unsigned* a, const unsigned* b, unsign
   o[4] = __popcll(xy);
   o[5] = __clzll(xy);
   o[6] = (unsigned)(__brevll(xy) >> 16);
-  o[7] = __byte_perm(x, y, y & 0x7777);   // plain byte selection
-  o[8] = __byte_perm(x, y, y >> 16);      // bit 3 of each nibble ignored (nvcc masks with 0x7777)
-  o[9] = __funnelshift_l(x, y, y >> 3);   // shift & 31
+  o[7] = __byte_perm(x, y, y & 0x7777);  // plain byte selection
+  o[8] = __byte_perm(x, y, y >> 16);     // bit 3 of each nibble ignored (nvcc masks with 0x7777)
+  o[9] = __funnelshift_l(x, y, y >> 3);  // shift & 31
   o[10] = __funnelshift_r(x, y, y >> 3);
   o[11] = __funnelshift_lc(x, y, (y >> 3) & 63);  // shift clamped to 32
   o[12] = __funnelshift_rc(x, y, (y >> 3) & 63);
-  o[13] = (x >> 7) & 0x3ffu;                // bit-field extract, unsigned
+  o[13] = (x >> 7) & 0x3ffu;                  // bit-field extract, unsigned
   o[14] = (unsigned)(((int)(x << 9)) >> 20);  // bit-field extract, sign-extended (12 bits at 11)
   unsigned pos = y & 31, len = (y >> 5) & 31;
   o[15] = (x >> pos) & (len ? (0xffffffffu >> (32 - len)) : 0u);  // variable field
-  o[16] = __vabsdiffu4(x, y) ^ (__vabsdiffs2(x, y) << 1);  // per-byte |x-y| (unsigned), per-halfword signed
+  o[16] = __vabsdiffu4(x, y) ^
+          (__vabsdiffs2(x, y) << 1);  // per-byte |x-y| (unsigned), per-halfword signed
   o[17] = __umulhi(x, y);
   o[18] = (unsigned)__mulhi((int)x, (int)y);
   o[19] = __sad((int)x, (int)y, 17u) ^ (unsigned)__mul24((int)x, (int)y) ^ __umul24(x, y) << 1;
@@ -62,7 +63,7 @@ extern "C" __global__ void int_divrem(const int* a, const int* b, const long lon
   o[5] = X % Y;
   o[6] = (long long)((unsigned long long)X / (unsigned long long)Y);
   o[7] = (long long)((unsigned long long)X % (unsigned long long)Y);
-  o[8] = x / 7;         // by constants: nvcc turns these into multiply-high sequences
+  o[8] = x / 7;  // by constants: nvcc turns these into multiply-high sequences
   o[9] = x % 7;
   o[10] = x / -3;
   o[11] = (unsigned)x / 10u;

@@ -22,8 +22,8 @@ extern "C" __global__ void transpose_tiled(const float* in, float* out, int rows
   }
   __syncthreads();
   // Swap block coordinates: this block writes the transposed tile.
-  int oc = blockIdx.y * TDIM + threadIdx.x;  // column of out = row of in
-  int or0 = blockIdx.x * TDIM + threadIdx.y; // row of out = column of in
+  int oc = blockIdx.y * TDIM + threadIdx.x;   // column of out = row of in
+  int or0 = blockIdx.x * TDIM + threadIdx.y;  // row of out = column of in
   for (int dy = 0; dy < TDIM; dy += TROWS) {
     int orow = or0 + dy;
     if (orow < cols && oc < rows) out[orow * rows + oc] = tile[threadIdx.x][threadIdx.y + dy];

@@ -8,7 +8,8 @@ extern "C" __global__ void vector_add(const float* a, const float* b, float* c, 
 }
 
 // Grid-stride loop over 32-bit integers: any grid covers any n (loop back-edge, 64-bit index math).
-extern "C" __global__ void vector_add_i32_grid_stride(const int* a, const int* b, int* c, long long n) {
+extern "C" __global__ void vector_add_i32_grid_stride(const int* a, const int* b, int* c,
+                                                      long long n) {
   long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
     c[i] = a[i] + b[i];

@@ -24,6 +24,7 @@ extern "C" __global__ void warp_vote(const unsigned* in, unsigned* out) {
     o[5] = here;
     o[6] = __ballot_sync(here, v & 8) | 0x80000000u;
   }
+  __syncwarp();  // bar.warp.sync: the branches above have rejoined
   o[7] = __popc(__ballot_sync(FULL, v & 16));
 }
 
@@ -57,9 +58,9 @@ extern "C" __global__ void warp_shuffle(const unsigned* in, unsigned* out) {
   o[1] = __shfl_up_sync(FULL, v, 3);
   o[2] = __shfl_down_sync(FULL, v, 5);
   o[3] = __shfl_xor_sync(FULL, v, 9);
-  o[4] = __shfl_sync(FULL, v, lane + 2, 8);   // width 8: index wraps inside each group of 8
-  o[5] = __shfl_up_sync(FULL, v, 1, 16);      // width 16
-  o[6] = __shfl_down_sync(FULL, v, 2, 4);     // width 4
+  o[4] = __shfl_sync(FULL, v, lane + 2, 8);  // width 8: index wraps inside each group of 8
+  o[5] = __shfl_up_sync(FULL, v, 1, 16);     // width 16
+  o[6] = __shfl_down_sync(FULL, v, 2, 4);    // width 4
   float f = __shfl_xor_sync(FULL, (float)(v & 0xffff) * 0.5f, 1);
   o[7] = __float_as_uint(f);
   unsigned long long w = ((unsigned long long)v << 32) | (v ^ 0xA5A5A5A5u);

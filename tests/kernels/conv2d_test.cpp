@@ -43,14 +43,17 @@ class Conv2dTest : public KernelTestWithParam<std::tuple<int, int>> {
             abs_sum += std::fabs(t);
           }
         }
-        ASSERT_TRUE(near_with_tolerance(got[size_t(y) * w + x], acc, float_sum_tolerance(abs_sum, 25)))
+        ASSERT_TRUE(
+            near_with_tolerance(got[size_t(y) * w + x], acc, float_sum_tolerance(abs_sum, 25)))
             << kernel_name << " (" << x << "," << y << ")";
       }
     }
   }
 };
 
-TEST_P(Conv2dTest, ConstantMemoryFilter) { check("conv2d_5x5_const", constant_filter(), false); }
+TEST_P(Conv2dTest, ConstantMemoryFilter) {
+  check("conv2d_5x5_const", constant_filter(), false);
+}
 
 TEST_P(Conv2dTest, FilterPassedByValue) {
   Rng rng(92);

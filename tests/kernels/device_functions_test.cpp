@@ -6,9 +6,17 @@
 namespace gpusoc::kernel_test {
 namespace {
 
-int host_fib(int n) { return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2); }
+int host_fib(int n) {
+  return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2);
+}
 
-class DeviceFunctionsTest : public KernelTestWithParam<int> {};
+// factorial recurses up to 20 deep. The default 1 KiB stack holds that, as on hardware: each
+// call charges only its .local depot and 16 bytes of call overhead (docs/ptx-coverage.md).
+class DeviceFunctionsTest : public ::testing::TestWithParam<int> {
+ protected:
+  Module load(const std::string& file) { return dev.load_module_file(kernel_path(file)); }
+  FunctionalDevice dev;
+};
 
 TEST_P(DeviceFunctionsTest, CallsAndRecursion) {
   const int n = GetParam();

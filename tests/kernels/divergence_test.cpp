@@ -37,7 +37,7 @@ std::vector<uint32_t> inputs(const Launch& l) {
   Rng rng(141);
   for (int t = 0; t < n; ++t) {
     int lane = (t % l.block) % 32, warp = (t % l.block) / 32;
-    v[t] = l.pattern == 0 ? uint32_t((lane * 13 + warp * 7 + t / l.block) & 31)
+    v[t] = l.pattern == 0   ? uint32_t((lane * 13 + warp * 7 + t / l.block) & 31)
            : l.pattern == 1 ? rng.next32() & 31
                             : 0u;
   }
@@ -126,13 +126,23 @@ TEST_P(DivergenceTest, DivergentPathsRunFallThroughFirst) {
   auto runs = [](uint32_t x, int slot) {
     bool t = x & 1;
     switch (slot) {
-      case 0: case 9: return true;
-      case 1: case 4: return t;
-      case 2: return t && (x & 2) != 0;
-      case 3: return t && (x & 2) == 0;
-      case 5: case 8: return !t;
-      case 6: return !t && (x & 4) != 0;
-      case 7: return !t && (x & 4) == 0;
+      case 0:
+      case 9:
+        return true;
+      case 1:
+      case 4:
+        return t;
+      case 2:
+        return t && (x & 2) != 0;
+      case 3:
+        return t && (x & 2) == 0;
+      case 5:
+      case 8:
+        return !t;
+      case 6:
+        return !t && (x & 4) != 0;
+      case 7:
+        return !t && (x & 4) == 0;
     }
     return false;
   };
@@ -169,9 +179,10 @@ TEST_P(DivergenceTest, DivergentPathsRunFallThroughFirst) {
         hi = std::max(hi, x);
       }
       if (lo == 0xFFFFFFFFu) continue;  // no lane of this warp ran slot s
-      if (have_prev)
+      if (have_prev) {
         ASSERT_LT(prev_max, lo) << "warp at thread " << w0 << ": slot " << s
                                 << " ran before (or interleaved with) slot " << prev_slot;
+      }
       prev_max = hi;
       prev_slot = s;
       have_prev = true;

@@ -80,10 +80,23 @@ INSTANTIATE_TEST_SUITE_P(Sizes, Fp64Test, ::testing::Values(1, 31, 33, 1000, 655
 TEST(Fp64Ops, CorrectlyRoundedOperationsMatchHost) {
   FunctionalDevice dev;
   Kernel k = dev.load_module_file(kernel_path("fp64.ptx")).kernel("dops");
-  std::vector<double> a = {2.5, -2.5, 3.5, -0.5, 0.0, -0.0, 1e300, -1e-300, 4.9e-324,
-                           9.3e18, -9.3e18, 1e30, 123456789.123456789, 1.0 / 3.0, -7.0};
-  std::vector<double> b = {3.0, 7.0, -0.1, 0.0, 0.0, 2.0, 1e-10, 1e300, 0.5,
-                           1.5, -1e-5, 3.0, -8.25, 3.0, -0.0};
+  std::vector<double> a = {2.5,
+                           -2.5,
+                           3.5,
+                           -0.5,
+                           0.0,
+                           -0.0,
+                           1e300,
+                           -1e-300,
+                           4.9e-324,
+                           9.3e18,
+                           -9.3e18,
+                           1e30,
+                           123456789.123456789,
+                           1.0 / 3.0,
+                           -7.0};
+  std::vector<double> b = {3.0, 7.0, -0.1,  0.0, 0.0,   2.0, 1e-10, 1e300,
+                           0.5, 1.5, -1e-5, 3.0, -8.25, 3.0, -0.0};
   Rng rng(135);
   for (int i = 0; i < 50; ++i) {
     a.push_back(rng.uniform_double(-1e6, 1e6));
@@ -100,7 +113,11 @@ TEST(Fp64Ops, CorrectlyRoundedOperationsMatchHost) {
   auto ol = dev.download<long long>(out_ll, n * 4);
   for (int i = 0; i < n; ++i) {
     const double x = a[i], y = b[i], z = c[i];
-    const double want[6] = {x + y, x * y, x / y, std::sqrt(std::fabs(x)), std::fma(x, y, z),
+    const double want[6] = {x + y,
+                            x * y,
+                            x / y,
+                            std::sqrt(std::fabs(x)),
+                            std::fma(x, y, z),
                             static_cast<double>(static_cast<float>(x))};
     const char* what[6] = {"add", "mul", "div", "sqrt", "fma", "f32 round trip"};
     for (int j = 0; j < 6; ++j)
@@ -109,7 +126,8 @@ TEST(Fp64Ops, CorrectlyRoundedOperationsMatchHost) {
     EXPECT_TRUE(same_float(of[i], static_cast<float>(x))) << "cvt.rn.f32.f64 of " << x;
     const Round modes[4] = {Round::Nearest, Round::Zero, Round::Down, Round::Up};
     for (int m = 0; m < 4; ++m)
-      EXPECT_EQ(ol[i * 4 + m], cvt_to_int<long long>(x, modes[m])) << "to ll, mode " << m << ", " << x;
+      EXPECT_EQ(ol[i * 4 + m], cvt_to_int<long long>(x, modes[m]))
+          << "to ll, mode " << m << ", " << x;
   }
 }
 

@@ -36,7 +36,8 @@ TEST_P(HistogramTest, SkewedBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, HistogramTest,
-                         ::testing::Combine(::testing::Values("histogram_shared", "histogram_global"),
+                         ::testing::Combine(::testing::Values("histogram_shared",
+                                                              "histogram_global"),
                                             ::testing::Values(1, 31, 33, 1000, 100003, 1 << 20)));
 
 }  // namespace

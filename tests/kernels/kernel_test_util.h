@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
@@ -45,7 +46,9 @@ inline std::string kernel_path(const std::string& ptx_file) {
   return std::string(GPUSOC_KERNEL_DIR) + "/" + ptx_file;
 }
 
-inline uint32_t ceil_div(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a + b - 1) / b); }
+inline uint32_t ceil_div(uint64_t a, uint64_t b) {
+  return static_cast<uint32_t>((a + b - 1) / b);
+}
 
 /// A device with the PTX of one kernel family loaded.
 class KernelTest : public ::testing::Test {
@@ -137,8 +140,8 @@ inline bool same_double(double a, double b) {
 // ---------------------------------------------------------------------------------------------
 // Float comparisons.
 
-constexpr double kFloatEps = 1.0 / (1 << 23);                  // 2^-23, spacing of floats at 1
-constexpr double kDoubleEps = 1.0 / 4503599627370496.0;        // 2^-52
+constexpr double kFloatEps = 1.0 / (1 << 23);            // 2^-23, spacing of floats at 1
+constexpr double kDoubleEps = 1.0 / 4503599627370496.0;  // 2^-52
 
 /// Tolerance for a float sum (see the header comment): depth = longest dependent chain.
 inline double float_sum_tolerance(double abs_sum, double depth) {
@@ -186,9 +189,9 @@ inline double ulp_error(float actual, double exact) {
 inline ::testing::AssertionResult within_ulps(float actual, double exact, double max_ulps) {
   double e = ulp_error(actual, exact);
   if (e <= max_ulps) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "actual " << actual << " (0x" << std::hex << f2u(actual)
-                                       << std::dec << ") exact " << exact << ": " << e
-                                       << " ulp > " << max_ulps;
+  return ::testing::AssertionFailure()
+         << "actual " << actual << " (0x" << std::hex << f2u(actual) << std::dec << ") exact "
+         << exact << ": " << e << " ulp > " << max_ulps;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,10 +202,14 @@ enum class Round { Nearest, Zero, Down, Up };
 /// Rounds a double to an integral double in the given mode (ties to even for Nearest).
 inline double round_integral(double x, Round r) {
   switch (r) {
-    case Round::Nearest: return std::nearbyint(x);  // default FE_TONEAREST: ties to even
-    case Round::Zero: return std::trunc(x);
-    case Round::Down: return std::floor(x);
-    case Round::Up: return std::ceil(x);
+    case Round::Nearest:
+      return std::nearbyint(x);  // default FE_TONEAREST: ties to even
+    case Round::Zero:
+      return std::trunc(x);
+    case Round::Down:
+      return std::floor(x);
+    case Round::Up:
+      return std::ceil(x);
   }
   return x;
 }
@@ -259,11 +266,11 @@ inline uint16_t round_to_small_float(double x, int mant_bits, int bias, Round r)
   double a = std::fabs(x);
   if (std::isinf(a)) return sign | exp_all_ones;
   if (a == 0.0) return sign;
-  const int emin = 1 - bias;                   // smallest normal exponent
+  const int emin = 1 - bias;                    // smallest normal exponent
   const int emax = (1 << exp_bits) - 2 - bias;  // largest normal exponent
   int e;
   std::frexp(a, &e);
-  e -= 1;  // a = m * 2^e with m in [1, 2)
+  e -= 1;                  // a = m * 2^e with m in [1, 2)
   if (e < emin) e = emin;  // subnormal: fixed quantum
   double quantum = std::ldexp(1.0, e - mant_bits);
   double q = a / quantum;  // exact: a scaled by a power of two
@@ -272,11 +279,20 @@ inline uint16_t round_to_small_float(double x, int mant_bits, int bias, Round r)
   bool neg = sign != 0;
   bool up;
   switch (r) {
-    case Round::Nearest: up = frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) != 0.0); break;
-    case Round::Zero: up = false; break;
-    case Round::Down: up = neg && frac > 0.0; break;
-    case Round::Up: up = !neg && frac > 0.0; break;
-    default: up = false;
+    case Round::Nearest:
+      up = frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) != 0.0);
+      break;
+    case Round::Zero:
+      up = false;
+      break;
+    case Round::Down:
+      up = neg && frac > 0.0;
+      break;
+    case Round::Up:
+      up = !neg && frac > 0.0;
+      break;
+    default:
+      up = false;
   }
   double mag = (fl + (up ? 1.0 : 0.0)) * quantum;
   double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -mant_bits), emax);
@@ -318,12 +334,21 @@ inline double small_float_value(uint16_t bits, int mant_bits, int bias) {
   else if (ex == 0)
     v = std::ldexp(static_cast<double>(m), 1 - bias - mant_bits);
   else
-    v = std::ldexp(static_cast<double>(m | (1u << mant_bits)), static_cast<int>(ex) - bias - mant_bits);
+    v = std::ldexp(static_cast<double>(m | (1u << mant_bits)),
+                   static_cast<int>(ex) - bias - mant_bits);
   return neg ? -v : v;
 }
-inline double half_value(uint16_t bits) { return small_float_value(bits, 10, 15); }
-inline double bf16_value(uint16_t bits) { return small_float_value(bits, 7, 127); }
-inline bool half_is_nan(uint16_t bits) { return (bits & 0x7C00) == 0x7C00 && (bits & 0x3FF); }
-inline bool bf16_is_nan(uint16_t bits) { return (bits & 0x7F80) == 0x7F80 && (bits & 0x7F); }
+inline double half_value(uint16_t bits) {
+  return small_float_value(bits, 10, 15);
+}
+inline double bf16_value(uint16_t bits) {
+  return small_float_value(bits, 7, 127);
+}
+inline bool half_is_nan(uint16_t bits) {
+  return (bits & 0x7C00) == 0x7C00 && (bits & 0x3FF);
+}
+inline bool bf16_is_nan(uint16_t bits) {
+  return (bits & 0x7F80) == 0x7F80 && (bits & 0x7F);
+}
 
 }  // namespace gpusoc::kernel_test

@@ -24,7 +24,8 @@ TEST_P(NbodyTest, OneStepMatchesDoublePrecision) {
   Kernel k = load("nbody.ptx").kernel("nbody_step");
   Rng rng(81);
   std::vector<Float4> pos(n), vel(n);
-  for (auto& p : pos) p = {rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(0.5f, 2)};
+  for (auto& p : pos)
+    p = {rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(0.5f, 2)};
   for (auto& v : vel) v = {rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0f};
   DevicePtr dpos = dev.upload(pos), dvel = dev.upload(vel);
   DevicePtr npos = dev.malloc(n * sizeof(Float4)), nvel = dev.malloc(n * sizeof(Float4));
@@ -34,7 +35,8 @@ TEST_P(NbodyTest, OneStepMatchesDoublePrecision) {
   for (int i = 0; i < n; ++i) {
     double a[3] = {0, 0, 0}, s[3] = {0, 0, 0};
     for (int j = 0; j < n; ++j) {
-      double d[3] = {double(pos[j].x) - pos[i].x, double(pos[j].y) - pos[i].y, double(pos[j].z) - pos[i].z};
+      double d[3] = {double(pos[j].x) - pos[i].x, double(pos[j].y) - pos[i].y,
+                     double(pos[j].z) - pos[i].z};
       double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + soft2;
       double f = pos[j].w / (r2 * std::sqrt(r2));
       for (int c = 0; c < 3; ++c) {

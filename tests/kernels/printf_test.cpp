@@ -55,9 +55,11 @@ TEST_P(PrintfTest, FormatsLikeHostPrintf) {
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(got, expected);
 
-  auto pos = [&](const std::string& s) { return std::find(lines.begin(), lines.end(), s) - lines.begin(); };
-  const std::string first = format("tid=%d u=%u f=%f s=%s x=%x ll=%lld\n", 0, 1000u, 0.0, "even",
-                                   0xC0FFEEu, -7LL);
+  auto pos = [&](const std::string& s) {
+    return std::find(lines.begin(), lines.end(), s) - lines.begin();
+  };
+  const std::string first =
+      format("tid=%d u=%u f=%f s=%s x=%x ll=%lld\n", 0, 1000u, 0.0, "even", 0xC0FFEEu, -7LL);
   EXPECT_LT(pos(first), pos(hello));
   EXPECT_LT(pos(hello), pos(widths));
 }

@@ -55,23 +55,21 @@ TEST_P(ReductionTest, FloatSumWithinSummationBound) {
     exact += v;
     abs_sum += std::fabs(v);
   }
-  double depth = ceil_div(c.n, uint64_t(blocks) * c.block) + std::log2(c.block) +
-                 ceil_div(blocks, 256) + 8;
+  double depth =
+      ceil_div(c.n, uint64_t(blocks) * c.block) + std::log2(c.block) + ceil_div(blocks, 256) + 8;
   EXPECT_TRUE(near_with_tolerance(got, exact, float_sum_tolerance(abs_sum, depth)));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, ReductionTest,
-    ::testing::Values(ReduceCase{"reduce_shared", 1, 256}, ReduceCase{"reduce_shared", 31, 32},
-                      ReduceCase{"reduce_shared", 33, 64}, ReduceCase{"reduce_shared", 1000, 128},
-                      ReduceCase{"reduce_shared", 65543, 256},
-                      ReduceCase{"reduce_shared", 100000, 1024},
-                      ReduceCase{"reduce_shared", 1 << 20, 256},
-                      ReduceCase{"reduce_shuffle", 1, 32}, ReduceCase{"reduce_shuffle", 31, 64},
-                      ReduceCase{"reduce_shuffle", 33, 32}, ReduceCase{"reduce_shuffle", 1000, 96},
-                      ReduceCase{"reduce_shuffle", 65543, 256},
-                      ReduceCase{"reduce_shuffle", 100000, 1024},
-                      ReduceCase{"reduce_shuffle", 1 << 20, 512}),
+    ::testing::Values(
+        ReduceCase{"reduce_shared", 1, 256}, ReduceCase{"reduce_shared", 31, 32},
+        ReduceCase{"reduce_shared", 33, 64}, ReduceCase{"reduce_shared", 1000, 128},
+        ReduceCase{"reduce_shared", 65543, 256}, ReduceCase{"reduce_shared", 100000, 1024},
+        ReduceCase{"reduce_shared", 1 << 20, 256}, ReduceCase{"reduce_shuffle", 1, 32},
+        ReduceCase{"reduce_shuffle", 31, 64}, ReduceCase{"reduce_shuffle", 33, 32},
+        ReduceCase{"reduce_shuffle", 1000, 96}, ReduceCase{"reduce_shuffle", 65543, 256},
+        ReduceCase{"reduce_shuffle", 100000, 1024}, ReduceCase{"reduce_shuffle", 1 << 20, 512}),
     [](const ::testing::TestParamInfo<ReduceCase>& info) {
       return info.param.kernel + "_n" + std::to_string(info.param.n) + "_b" +
              std::to_string(info.param.block);

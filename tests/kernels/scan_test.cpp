@@ -90,8 +90,8 @@ TEST_P(ScanTest, BlockSumsAreBlockTotals) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ScanTest,
-                         ::testing::Values(1, 31, 33, 255, 256, 257, 512, 513, 1000, 100000,
-                                           262144, 262145));
+                         ::testing::Values(1, 31, 33, 255, 256, 257, 512, 513, 1000, 100000, 262144,
+                                           262145));
 
 }  // namespace
 }  // namespace gpusoc::kernel_test

@@ -8,7 +8,9 @@ struct GemmShape {
   int m, n, k;
 };
 
-void PrintTo(const GemmShape& s, std::ostream* os) { *os << s.m << "x" << s.n << "x" << s.k; }
+void PrintTo(const GemmShape& s, std::ostream* os) {
+  *os << s.m << "x" << s.n << "x" << s.k;
+}
 
 class SgemmTest : public KernelTestWithParam<std::tuple<std::string, GemmShape>> {};
 
@@ -23,8 +25,8 @@ TEST_P(SgemmTest, MatchesHostProduct) {
   auto B = random_floats(size_t(s.k) * s.n, -1.f, 1.f, 22);
   auto C = random_floats(size_t(s.m) * s.n, -1.f, 1.f, 23);
   DevicePtr dA = dev.upload(A), dB = dev.upload(B), dC = dev.upload(C);
-  dev.launch(kernel, Dim3(ceil_div(s.n, 16), ceil_div(s.m, 16)), Dim3(16, 16), s.m, s.n, s.k,
-             alpha, dA, dB, beta, dC);
+  dev.launch(kernel, Dim3(ceil_div(s.n, 16), ceil_div(s.m, 16)), Dim3(16, 16), s.m, s.n, s.k, alpha,
+             dA, dB, beta, dC);
   auto out = dev.download<float>(dC, C.size());
   for (int r = 0; r < s.m; ++r) {
     for (int c = 0; c < s.n; ++c) {

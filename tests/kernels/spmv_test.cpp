@@ -39,7 +39,8 @@ TEST_P(SpmvTest, MatchesHostProduct) {
       acc += t;
       abs_sum += std::fabs(t);
     }
-    ASSERT_TRUE(near_with_tolerance(y[r], acc, float_sum_tolerance(abs_sum, row_ptr[r + 1] - row_ptr[r])))
+    ASSERT_TRUE(
+        near_with_tolerance(y[r], acc, float_sum_tolerance(abs_sum, row_ptr[r + 1] - row_ptr[r])))
         << "row " << r;
   }
 }

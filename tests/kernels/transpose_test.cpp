@@ -25,10 +25,10 @@ TEST_P(TransposeTest, MatchesHostTranspose) {
   EXPECT_EQ(out.back(), -1.0f);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, TransposeTest,
-    ::testing::Combine(::testing::Values("transpose_naive", "transpose_tiled"),
-                       ::testing::Values(1, 31, 32, 33, 100), ::testing::Values(1, 33, 64, 37)));
+INSTANTIATE_TEST_SUITE_P(Shapes, TransposeTest,
+                         ::testing::Combine(::testing::Values("transpose_naive", "transpose_tiled"),
+                                            ::testing::Values(1, 31, 32, 33, 100),
+                                            ::testing::Values(1, 33, 64, 37)));
 
 }  // namespace
 }  // namespace gpusoc::kernel_test

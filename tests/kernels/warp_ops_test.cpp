@@ -23,10 +23,17 @@ std::vector<uint32_t> warp_inputs(int n, uint64_t seed) {
     int warp = t / 32;
     uint32_t r = rng.next32();
     switch (warp % 4) {
-      case 0: v[t] = r; break;                                    // random
-      case 1: v[t] = (0x5Au << 24) | (r & 0x00FFFFFF); break;     // same top byte
-      case 2: v[t] = 0x3F; break;                                 // uniform warp
-      default: v[t] = (t % 32 < 7) ? (r | 0x1F) : (r & ~0x1Fu);  // a few lanes differ
+      case 0:
+        v[t] = r;
+        break;  // random
+      case 1:
+        v[t] = (0x5Au << 24) | (r & 0x00FFFFFF);
+        break;  // same top byte
+      case 2:
+        v[t] = 0x3F;
+        break;  // uniform warp
+      default:
+        v[t] = (t % 32 < 7) ? (r | 0x1F) : (r & ~0x1Fu);  // a few lanes differ
     }
   }
   return v;
@@ -62,8 +69,9 @@ TEST_P(WarpOpsTest, Vote) {
     bool side = v & 2;
     uint32_t here = ballot(w, [side](uint32_t x) { return ((x & 2) != 0) == side; });
     EXPECT_EQ(o[5], here) << "activemask in branch, thread " << t;
-    uint32_t want6 = side ? ballot(w, [](uint32_t x) { return (x & 2) && (x & 4); })
-                          : (ballot(w, [](uint32_t x) { return !(x & 2) && (x & 8); }) | 0x80000000u);
+    uint32_t want6 =
+        side ? ballot(w, [](uint32_t x) { return (x & 2) && (x & 4); })
+             : (ballot(w, [](uint32_t x) { return !(x & 2) && (x & 8); }) | 0x80000000u);
     EXPECT_EQ(o[6], want6) << "ballot in branch, thread " << t;
     EXPECT_EQ(o[7], uint32_t(__builtin_popcount(ballot(w, [](uint32_t x) { return x & 16; }))));
   }
@@ -81,7 +89,8 @@ TEST_P(WarpOpsTest, MatchAndRedux) {
     bool all_same = ballot(w, [v](uint32_t x) { return (x >> 24) == (v >> 24); }) == 0xFFFFFFFFu;
     EXPECT_EQ(o[1], all_same ? 0xFFFFFFFFu : 0u) << "match.all mask, thread " << t;
     EXPECT_EQ(o[2], all_same ? 1u : 0u) << "match.all predicate, thread " << t;
-    EXPECT_EQ(o[3], ballot(w, [v](uint32_t x) { return (x & 3) == (v & 3); })) << "match.any.b64 " << t;
+    EXPECT_EQ(o[3], ballot(w, [v](uint32_t x) { return (x & 3) == (v & 3); }))
+        << "match.any.b64 " << t;
     uint32_t sum = 0, umin = ~0u, umax = 0, band = ~0u, bor = 0, bxor = 0;
     int32_t smin = INT32_MAX, smax = INT32_MIN;
     for (uint32_t x : w) {
@@ -121,7 +130,8 @@ TEST_P(WarpOpsTest, Shuffles) {
     EXPECT_EQ(o[3], at(lane ^ 9)) << "shfl.bfly, thread " << t;
     EXPECT_EQ(o[4], at(lane / 8 * 8 + (lane + 2) % 8)) << "shfl.idx width 8, thread " << t;
     EXPECT_EQ(o[5], lane % 16 >= 1 ? at(lane - 1) : at(lane)) << "shfl.up width 16, thread " << t;
-    EXPECT_EQ(o[6], lane % 4 + 2 < 4 ? at(lane + 2) : at(lane)) << "shfl.down width 4, thread " << t;
+    EXPECT_EQ(o[6], lane % 4 + 2 < 4 ? at(lane + 2) : at(lane))
+        << "shfl.down width 4, thread " << t;
     EXPECT_EQ(o[7], f2u(static_cast<float>(at(lane ^ 1) & 0xffff) * 0.5f)) << "float shfl " << t;
     EXPECT_EQ(o[8], at(31 - lane)) << "64-bit shfl (high), thread " << t;
     EXPECT_EQ(o[9], at(31 - lane) ^ 0xA5A5A5A5u) << "64-bit shfl (low), thread " << t;

@@ -10,54 +10,84 @@ inline bool compare(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     // Ordered comparisons are false when either operand is NaN; the u-forms are true then.
     switch (C) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return a < b || a > b;
-      case CmpOp::Lt: return a < b;
-      case CmpOp::Le: return a <= b;
-      case CmpOp::Gt: return a > b;
-      case CmpOp::Ge: return a >= b;
-      case CmpOp::Equ: return !(a < b || a > b);
-      case CmpOp::Neu: return a != b;
-      case CmpOp::Ltu: return !(a >= b);
-      case CmpOp::Leu: return !(a > b);
-      case CmpOp::Gtu: return !(a <= b);
-      case CmpOp::Geu: return !(a < b);
-      case CmpOp::Num: return a == a && b == b;
-      case CmpOp::Nan: return a != a || b != b;
-      default: return false;  // lo/ls/hi/hs: rejected at selection
+      case CmpOp::Eq:
+        return a == b;
+      case CmpOp::Ne:
+        return a < b || a > b;
+      case CmpOp::Lt:
+        return a < b;
+      case CmpOp::Le:
+        return a <= b;
+      case CmpOp::Gt:
+        return a > b;
+      case CmpOp::Ge:
+        return a >= b;
+      case CmpOp::Equ:
+        return !(a < b || a > b);
+      case CmpOp::Neu:
+        return a != b;
+      case CmpOp::Ltu:
+        return !(a >= b);
+      case CmpOp::Leu:
+        return !(a > b);
+      case CmpOp::Gtu:
+        return !(a <= b);
+      case CmpOp::Geu:
+        return !(a < b);
+      case CmpOp::Num:
+        return a == a && b == b;
+      case CmpOp::Nan:
+        return a != a || b != b;
+      default:
+        return false;  // lo/ls/hi/hs: rejected at selection
     }
   } else {
     using U = UnsignedOf<T>;
     switch (C) {
-      case CmpOp::Eq: return a == b;
-      case CmpOp::Ne: return a != b;
-      case CmpOp::Lt: return a < b;
-      case CmpOp::Le: return a <= b;
-      case CmpOp::Gt: return a > b;
-      case CmpOp::Ge: return a >= b;
-      case CmpOp::Lo: return U(a) < U(b);
-      case CmpOp::Ls: return U(a) <= U(b);
-      case CmpOp::Hi: return U(a) > U(b);
-      case CmpOp::Hs: return U(a) >= U(b);
-      default: return false;  // unordered forms: rejected at selection
+      case CmpOp::Eq:
+        return a == b;
+      case CmpOp::Ne:
+        return a != b;
+      case CmpOp::Lt:
+        return a < b;
+      case CmpOp::Le:
+        return a <= b;
+      case CmpOp::Gt:
+        return a > b;
+      case CmpOp::Ge:
+        return a >= b;
+      case CmpOp::Lo:
+        return U(a) < U(b);
+      case CmpOp::Ls:
+        return U(a) <= U(b);
+      case CmpOp::Hi:
+        return U(a) > U(b);
+      case CmpOp::Hs:
+        return U(a) >= U(b);
+      default:
+        return false;  // unordered forms: rejected at selection
     }
   }
 }
 
 inline bool combine(BoolOp op, bool t, bool c) {
   switch (op) {
-    case BoolOp::And: return t && c;
-    case BoolOp::Or: return t || c;
-    case BoolOp::Xor: return t != c;
-    default: return t;
+    case BoolOp::And:
+      return t && c;
+    case BoolOp::Or:
+      return t || c;
+    case BoolOp::Xor:
+      return t != c;
+    default:
+      return t;
   }
 }
 
 /// Reads compared values: T itself, with .ftz flushing f32 inputs.
 template <class T, unsigned kFlags>
-inline T operand(const ExecContext& ctx, const Operand& o, unsigned l) {
-  if constexpr (std::is_floating_point_v<T>) return fp_in<T, kFlags>(read<T>(ctx, o, l));
-  return read<T>(ctx, o, l);
+inline T operand(const Src& o, unsigned l) {
+  if constexpr (std::is_floating_point_v<T>) return fp_in<T, kFlags>(o.get<T>(l));
+  return o.get<T>(l);
 }
 
 // setp: p = BoolOp(a CmpOp b, c) and, with p|q, q = BoolOp(!(a CmpOp b), c).
@@ -65,12 +95,13 @@ template <class T, CmpOp C, unsigned kFlags>
 void setp(const Inst& in, ExecContext& ctx) {
   const auto bop = BoolOp(in.sub2);
   const bool q = in.flags & kPredOut;
-  const Operand &a = in.src(0), &b = in.src(1), &c = in.src(bop == BoolOp::None ? 1 : 2);
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(bop == BoolOp::None ? 1 : 2));
+  const Dst p(ctx, in.dst(0)), pq(ctx, in.dst(q ? 1 : 0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const bool t = compare<T, C>(operand<T, kFlags>(ctx, a, l), operand<T, kFlags>(ctx, b, l));
-    const bool cv = bop != BoolOp::None && read_pred(ctx, c, l);
-    write(ctx, in.dst(0), l, combine(bop, t, cv));
-    if (q) write(ctx, in.dst(1), l, combine(bop, !t, cv));
+    const bool t = compare<T, C>(operand<T, kFlags>(a, l), operand<T, kFlags>(b, l));
+    const bool cv = bop != BoolOp::None && c.get<bool>(l);
+    p.put(l, combine(bop, t, cv));
+    if (q) pq.put(l, combine(bop, !t, cv));
   });
 }
 
@@ -81,17 +112,18 @@ void setp_half(const Inst& in, ExecContext& ctx) {
   const HalfMode m(in);
   const auto bop = BoolOp(in.sub2);
   const bool q = in.flags & kPredOut;
-  const Operand &a = in.src(0), &b = in.src(1), &c = in.src(bop == BoolOp::None ? 1 : 2);
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(bop == BoolOp::None ? 1 : 2));
+  const Dst p(ctx, in.dst(0)), pq(ctx, in.dst(q ? 1 : 0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const uint64_t x = read_bits(ctx, a, l), y = read_bits(ctx, b, l);
-    const bool cv = bop != BoolOp::None && read_pred(ctx, c, l);
+    const uint64_t x = a.bits(l), y = b.bits(l);
+    const bool cv = bop != BoolOp::None && c.get<bool>(l);
     bool t[2];
     for (unsigned e = 0; e < kElements; ++e) {
       t[e] = compare<double, C>(half_in<H>(uint16_t(x >> (16 * e)), m),
                                 half_in<H>(uint16_t(y >> (16 * e)), m));
     }
-    write(ctx, in.dst(0), l, combine(bop, t[0], cv));
-    if (q) write(ctx, in.dst(1), l, combine(bop, kElements == 2 ? t[1] : !t[0], cv));
+    p.put(l, combine(bop, t[0], cv));
+    if (q) pq.put(l, combine(bop, kElements == 2 ? t[1] : !t[0], cv));
   });
 }
 
@@ -99,36 +131,43 @@ void setp_half(const Inst& in, ExecContext& ctx) {
 template <class T, CmpOp C, unsigned kFlags>
 void set(const Inst& in, ExecContext& ctx) {
   const auto bop = BoolOp(in.sub2);
-  const uint64_t on = in.type == ScalarType::F32 ? 0x3f800000u
-                      : in.type == ScalarType::S32 ? ~uint64_t(0) : 0xffffffffu;
-  const Operand &a = in.src(0), &b = in.src(1), &c = in.src(bop == BoolOp::None ? 1 : 2);
+  const uint64_t on = in.type == ScalarType::F32   ? 0x3f800000u
+                      : in.type == ScalarType::S32 ? ~uint64_t(0)
+                                                   : 0xffffffffu;
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(bop == BoolOp::None ? 1 : 2));
+  const Dst d(ctx, in.dst(0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const bool t = compare<T, C>(operand<T, kFlags>(ctx, a, l), operand<T, kFlags>(ctx, b, l));
-    const bool cv = bop != BoolOp::None && read_pred(ctx, c, l);
-    reg_ref(ctx, in.dst(0).reg, l) = combine(bop, t, cv) ? on : 0;
+    const bool t = compare<T, C>(operand<T, kFlags>(a, l), operand<T, kFlags>(b, l));
+    const bool cv = bop != BoolOp::None && c.get<bool>(l);
+    d.put_bits(l, combine(bop, t, cv) ? on : 0);
   });
 }
 
 template <class T>
 void selp(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
-  for_each_lane(ctx.exec, [&](unsigned l) {
-    write(ctx, d, l, read_pred(ctx, c, l) ? read<T>(ctx, a, l) : read<T>(ctx, b, l));
-  });
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2));
+  for_each_lane(ctx.exec,
+                [&](unsigned l) { d.put(l, c.get<bool>(l) ? a.get<T>(l) : b.get<T>(l)); });
 }
 
 // slct: d = c >= 0 ? a : b, c being .s32 or .f32 (-0 counts as >= 0, NaN does not).
 template <class T, class C, unsigned kFlags>
 void slct(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const bool take_a = operand<C, kFlags>(ctx, c, l) >= C(0);
-    write(ctx, d, l, take_a ? read<T>(ctx, a, l) : read<T>(ctx, b, l));
+    const bool take_a = operand<C, kFlags>(c, l) >= C(0);
+    d.put(l, take_a ? a.get<T>(l) : b.get<T>(l));
   });
 }
 
-constexpr bool is_unsigned_cmp(CmpOp c) { return c >= CmpOp::Lo && c <= CmpOp::Hs; }
-constexpr bool is_unordered_cmp(CmpOp c) { return c >= CmpOp::Equ; }
+constexpr bool is_unsigned_cmp(CmpOp c) {
+  return c >= CmpOp::Lo && c <= CmpOp::Hs;
+}
+constexpr bool is_unordered_cmp(CmpOp c) {
+  return c >= CmpOp::Equ;
+}
 
 /// Calls f(std::integral_constant<CmpOp, c>{}).
 template <class F>
@@ -153,8 +192,9 @@ ExecFn select_setp_set(const Inst& in, std::string& why) {
   const bool is_fp = is_float_type(t);
   if (!is_fp && !is_int_type(t)) return reject(why, in, "cannot compare this type");
   if (is_fp ? is_unsigned_cmp(cmp) : is_unordered_cmp(cmp)) {
-    return reject(why, in, is_fp ? "lo/ls/hi/hs compare integers only"
-                                 : "unordered comparisons compare floating point only");
+    return reject(why, in,
+                  is_fp ? "lo/ls/hi/hs compare integers only"
+                        : "unordered comparisons compare floating point only");
   }
   if ((in.flags & kFtz) && t != ScalarType::F32 && !is_half_type(t)) {
     return reject(why, in, ".ftz is only defined for .f32 and .f16");

@@ -10,40 +10,77 @@ namespace {
 
 struct AddOp {
   template <class F>
-  F operator()(F a, F b) const { return a + b; }
+  F operator()(F a, F b) const {
+    return a + b;
+  }
 };
 struct SubOp {
   template <class F>
-  F operator()(F a, F b) const { return a - b; }
+  F operator()(F a, F b) const {
+    return a - b;
+  }
 };
 struct MulOp {
   template <class F>
-  F operator()(F a, F b) const { return a * b; }
+  F operator()(F a, F b) const {
+    return a * b;
+  }
 };
 struct DivOp {
   template <class F>
-  F operator()(F a, F b) const { return a / b; }
+  F operator()(F a, F b) const {
+    return a / b;
+  }
 };
 
 template <class F, class BinOp, unsigned kFlags>
 void binary(const Inst& in, ExecContext& ctx) {
   const RoundingScope scope(in.rounding);
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const F x = fp_in<F, kFlags>(read<F>(ctx, a, l)), y = fp_in<F, kFlags>(read<F>(ctx, b, l));
-    write(ctx, d, l, fp_out<F, kFlags>(BinOp{}(x, y)));
+    const F x = fp_in<F, kFlags>(a.get<F>(l)), y = fp_in<F, kFlags>(b.get<F>(l));
+    d.put(l, fp_out<F, kFlags>(BinOp{}(x, y)));
   });
+}
+
+/// Whether double s lies exactly halfway between two adjacent f32 values (s a normal double).
+inline bool is_f32_midpoint(double s) {
+  const uint64_t b = bits_of(s);
+  const int e = int((b >> 52) & 0x7ff) - 1023;
+  const int drop = 29 + (e < -126 ? -126 - e : 0);  // bits of s below f32's last place
+  const uint64_t sig = (b & ((uint64_t(1) << 52) - 1)) | uint64_t(1) << 52;
+  return s != 0 && drop <= 53 && (sig & ((uint64_t(1) << drop) - 1)) == uint64_t(1) << (drop - 1);
+}
+
+/// f32 fma without calling libm: the product is exact in double, so rounding p + c to double and
+/// then to f32 is one correct rounding in the directed modes (the same direction twice), and in
+/// round-to-nearest unless the double sum lands exactly on an f32 midpoint that the exact sum
+/// misses; that case is found with TwoSum and broken toward the exact value.
+inline float fma_f32(float a, float b, float c, bool nearest) {
+  const double p = double(a) * double(b), s = p + double(c);
+  if (nearest && std::isfinite(s) && is_f32_midpoint(s)) {
+    const double t = s - p, e = (p - (s - t)) + (double(c) - t);  // s + e == p + c exactly
+    if (e != 0) return float(std::nextafter(s, e > 0 ? HUGE_VAL : -HUGE_VAL));
+  }
+  return float(s);
 }
 
 // mad.f32/f64 on sm_20+ is fused, exactly like fma.
 template <class F, unsigned kFlags>
 void fma(const Inst& in, ExecContext& ctx) {
   const RoundingScope scope(in.rounding);
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
+  const bool nearest = dir_of(in.rounding) == RoundDir::Nearest;
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const F x = fp_in<F, kFlags>(read<F>(ctx, a, l)), y = fp_in<F, kFlags>(read<F>(ctx, b, l));
-    const F z = fp_in<F, kFlags>(read<F>(ctx, c, l));
-    write(ctx, d, l, fp_out<F, kFlags>(std::fma(x, y, z)));
+    const F x = fp_in<F, kFlags>(a.get<F>(l)), y = fp_in<F, kFlags>(b.get<F>(l));
+    const F z = fp_in<F, kFlags>(c.get<F>(l));
+    if constexpr (std::is_same_v<F, float>) {
+      d.put(l, fp_out<F, kFlags>(fma_f32(x, y, z, nearest)));
+    } else {
+      d.put(l, fp_out<F, kFlags>(std::fma(x, y, z)));
+    }
   });
 }
 
@@ -51,21 +88,23 @@ void fma(const Inst& in, ExecContext& ctx) {
 // result for 2^126 < |b| < 2^128 (0, or NaN when a is infinite) and stays within 2 ulp elsewhere.
 template <unsigned kFlags>
 void div_approx(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const float x = fp_in<float, kFlags>(read<float>(ctx, a, l));
-    const float y = fp_in<float, kFlags>(read<float>(ctx, b, l));
-    write(ctx, d, l, fp_out<float, kFlags>(x * flush(1.0f / y)));
+    const float x = fp_in<float, kFlags>(a.get<float>(l));
+    const float y = fp_in<float, kFlags>(b.get<float>(l));
+    d.put(l, fp_out<float, kFlags>(x * flush(1.0f / y)));
   });
 }
 
 // abs and neg only touch the sign bit (NaN payloads pass through).
 template <class F, bool kNeg, unsigned kFlags>
 void abs_neg(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const FloatBitsOf<F> x = bits_of(fp_in<F, kFlags>(read<F>(ctx, a, l)));
-    write(ctx, d, l, kNeg ? x ^ kSignMask<F> : x & ~kSignMask<F>);
+    const FloatBitsOf<F> x = bits_of(fp_in<F, kFlags>(a.get<F>(l)));
+    d.put(l, kNeg ? x ^ kSignMask<F> : x & ~kSignMask<F>);
   });
 }
 
@@ -74,36 +113,27 @@ template <class F, bool kMax, unsigned kFlags>
 void min_max(const Inst& in, ExecContext& ctx) {
   const bool nan = in.flags & kNaN, abs = in.flags & kAbsInput, xorsign = in.flags & kXorSign;
   const bool three = in.num_src == 3;
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(three ? 2 : 1);
-  const auto operand = [&](const Operand& o, unsigned l) {
-    const F v = fp_in<F, kFlags>(read<F>(ctx, o, l));
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(three ? 2 : 1));
+  const auto operand = [&](const Src& o, unsigned l) {
+    const F v = fp_in<F, kFlags>(o.get<F>(l));
     return abs ? std::fabs(v) : v;
   };
   for_each_lane(ctx.exec, [&](unsigned l) {
     F r = pick<F, kMax>(operand(a, l), operand(b, l), nan);
     if (three) r = pick<F, kMax>(r, operand(c, l), nan);
     if (xorsign && r == r) {
-      const bool neg = std::signbit(read<F>(ctx, a, l)) != std::signbit(read<F>(ctx, b, l));
+      const bool neg = std::signbit(a.get<F>(l)) != std::signbit(b.get<F>(l));
       r = std::copysign(r, neg ? F(-1) : F(1));
     }
-    write(ctx, d, l, fp_out<F, kFlags>(r));
+    d.put(l, fp_out<F, kFlags>(r));
   });
-}
-
-bool ieee_rounding(const Inst& in, std::string& why) {
-  switch (in.rounding) {
-    case Rounding::None: case Rounding::Rn: case Rounding::Rz: case Rounding::Rm:
-    case Rounding::Rp: return true;
-    default:
-      reject(why, in, std::string("rounding ") + rounding_suffix(in.rounding) + " is not allowed");
-      return false;
-  }
 }
 
 template <class F, class BinOp>
 ExecFn binary_fn(const Inst& in) {
   return dispatch_fp_flags<kFpFtz | kFpSat>(in.flags, [](auto f) -> ExecFn {
-    return &binary<F, BinOp, sizeof(F) == 4 ? decltype(f)::value : 0u>;
+    return &binary < F, BinOp, sizeof(F) == 4 ? decltype(f)::value : 0u > ;
   });
 }
 
@@ -135,7 +165,9 @@ ExecFn select_float(const Inst& in, std::string& why) {
   const uint16_t ftz_sat = f32 ? kFtz | kSat : 0;
   const uint16_t ftz = f32 ? kFtz : 0;
   switch (in.op) {
-    case Op::Add: case Op::Sub: case Op::Mul:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
       if (!operands_are(in, 1, 2, why) || !flags_allowed(in, ftz_sat, why) ||
           !ieee_rounding(in, why)) {
         return nullptr;
@@ -146,7 +178,8 @@ ExecFn select_float(const Inst& in, std::string& why) {
                : in.op == Op::Sub ? binary_fn<F, SubOp>(in)
                                   : binary_fn<F, MulOp>(in);
       });
-    case Op::Mad: case Op::Fma:
+    case Op::Mad:
+    case Op::Fma:
       if (!operands_are(in, 1, 3, why) || !flags_allowed(in, ftz_sat, why) ||
           !ieee_rounding(in, why)) {
         return nullptr;
@@ -157,7 +190,8 @@ ExecFn select_float(const Inst& in, std::string& why) {
     case Op::Div:
       if (!operands_are(in, 1, 2, why)) return nullptr;
       return select_div(in, why, f32);
-    case Op::Abs: case Op::Neg:
+    case Op::Abs:
+    case Op::Neg:
       if (!operands_are(in, 1, 1, why) || !flags_allowed(in, ftz, why) || !no_rounding(in, why)) {
         return nullptr;
       }
@@ -166,7 +200,8 @@ ExecFn select_float(const Inst& in, std::string& why) {
         return in.op == Op::Neg ? &abs_neg<float, true, kFpFtz> : &abs_neg<float, false, kFpFtz>;
       }
       return in.op == Op::Neg ? &abs_neg<float, true, 0> : &abs_neg<float, false, 0>;
-    case Op::Min: case Op::Max: {
+    case Op::Min:
+    case Op::Max: {
       if (in.num_src != 2 && !operands_are(in, 1, 3, why)) return nullptr;
       if (in.num_src == 2 && !operands_are(in, 1, 2, why)) return nullptr;
       if (!flags_allowed(in, ftz | kNaN | kAbsInput | kXorSign, why) || !no_rounding(in, why)) {
@@ -177,7 +212,9 @@ ExecFn select_float(const Inst& in, std::string& why) {
       }
       const bool max = in.op == Op::Max;
       if (!f32) return max ? &min_max<double, true, 0> : &min_max<double, false, 0>;
-      if (in.flags & kFtz) return max ? &min_max<float, true, kFpFtz> : &min_max<float, false, kFpFtz>;
+      if (in.flags & kFtz) {
+        return max ? &min_max<float, true, kFpFtz> : &min_max<float, false, kFpFtz>;
+      }
       return max ? &min_max<float, true, 0> : &min_max<float, false, 0>;
     }
     default:

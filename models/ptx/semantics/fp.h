@@ -14,17 +14,21 @@ namespace gpusoc::ptx::sem {
 constexpr RoundDir dir_of(Rounding r) {
   switch (r) {
     case Rounding::Rz:
-    case Rounding::Rzi: return RoundDir::Zero;
+    case Rounding::Rzi:
+      return RoundDir::Zero;
     case Rounding::Rm:
-    case Rounding::Rmi: return RoundDir::Down;
+    case Rounding::Rmi:
+      return RoundDir::Down;
     case Rounding::Rp:
-    case Rounding::Rpi: return RoundDir::Up;
-    default: return RoundDir::Nearest;
+    case Rounding::Rpi:
+      return RoundDir::Up;
+    default:
+      return RoundDir::Nearest;
   }
 }
 
 /// Switches the host to a directed rounding mode for one warp instruction, so that the host's
-/// own IEEE arithmetic (add, mul, div, sqrt, fma, int->float) rounds as PTX asks. The simulator
+/// own IEEE arithmetic (add, mul, div, sqrt, fma) rounds as PTX asks. The simulator
 /// runs in the default round-to-nearest mode; nearest costs nothing. Operands are loaded from and
 /// results stored to the register array between the two calls, which keeps the compiler from
 /// moving the arithmetic out of the scope (the files using it also build with -frounding-math).
@@ -110,10 +114,14 @@ inline F pick(F a, F b, bool nan_wins) {
 template <unsigned kMask, class Fn>
 inline ExecFn dispatch_fp_flags(uint16_t inst_flags, Fn&& f) {
   switch (fp_flags(inst_flags) & kMask) {
-    case 0: return f(std::integral_constant<unsigned, 0>{});
-    case kFpFtz: return f(std::integral_constant<unsigned, kFpFtz & kMask>{});
-    case kFpSat: return f(std::integral_constant<unsigned, kFpSat & kMask>{});
-    default: return f(std::integral_constant<unsigned, (kFpFtz | kFpSat) & kMask>{});
+    case 0:
+      return f(std::integral_constant<unsigned, 0>{});
+    case kFpFtz:
+      return f(std::integral_constant<unsigned, kFpFtz & kMask>{});
+    case kFpSat:
+      return f(std::integral_constant<unsigned, kFpSat & kMask>{});
+    default:
+      return f(std::integral_constant<unsigned, (kFpFtz | kFpSat) & kMask>{});
   }
 }
 

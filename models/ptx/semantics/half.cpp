@@ -1,30 +1,38 @@
 // f16 and bf16 arithmetic, scalar and packed x2: add, sub, mul, fma, neg, abs, min, max.
-#include "models/ptx/semantics/families.h"
 #include "models/ptx/semantics/half.h"
+#include "models/ptx/semantics/families.h"
 
 namespace gpusoc::ptx::sem {
 namespace {
 
 struct HalfAdd {
+  static constexpr unsigned kArity = 2;
   static double apply(const double* v, const HalfMode&) { return v[0] + v[1]; }
 };
 struct HalfSub {
+  static constexpr unsigned kArity = 2;
   static double apply(const double* v, const HalfMode&) { return v[0] - v[1]; }
 };
 struct HalfMul {
+  static constexpr unsigned kArity = 2;
   static double apply(const double* v, const HalfMode&) { return v[0] * v[1]; }
 };
+// The product of two half values is exact in double, so this rounds only once before narrowing.
 struct HalfFma {
-  static double apply(const double* v, const HalfMode&) { return std::fma(v[0], v[1], v[2]); }
+  static constexpr unsigned kArity = 3;
+  static double apply(const double* v, const HalfMode&) { return v[0] * v[1] + v[2]; }
 };
 struct HalfNeg {
+  static constexpr unsigned kArity = 1;
   static double apply(const double* v, const HalfMode&) { return -v[0]; }
 };
 struct HalfAbs {
+  static constexpr unsigned kArity = 1;
   static double apply(const double* v, const HalfMode&) { return std::fabs(v[0]); }
 };
 template <bool kMax>
 struct HalfMinMax {
+  static constexpr unsigned kArity = 2;
   static double apply(const double* v, const HalfMode& m) {
     const double a = m.abs ? std::fabs(v[0]) : v[0], b = m.abs ? std::fabs(v[1]) : v[1];
     const double r = pick<double, kMax>(a, b, m.nan);
@@ -47,7 +55,9 @@ ExecFn select_half(const Inst& in, std::string& why) {
     return reject(why, in, "only rounding .rn is defined for half precision");
   }
   switch (in.op) {
-    case Op::Add: case Op::Sub: case Op::Mul:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
       if (!operands_are(in, 1, 2, why) || !flags_allowed(in, kFtz | kSat, why)) return nullptr;
       return in.op == Op::Add   ? elementwise<HalfAdd>(in.type)
              : in.op == Op::Sub ? elementwise<HalfSub>(in.type)
@@ -60,10 +70,12 @@ ExecFn select_half(const Inst& in, std::string& why) {
         return reject(why, in, ".sat and .relu exclude each other");
       }
       return elementwise<HalfFma>(in.type);
-    case Op::Neg: case Op::Abs:
+    case Op::Neg:
+    case Op::Abs:
       if (!operands_are(in, 1, 1, why) || !flags_allowed(in, kFtz, why)) return nullptr;
       return in.op == Op::Neg ? elementwise<HalfNeg>(in.type) : elementwise<HalfAbs>(in.type);
-    case Op::Min: case Op::Max:
+    case Op::Min:
+    case Op::Max:
       if (!operands_are(in, 1, 2, why) ||
           !flags_allowed(in, kFtz | kNaN | kAbsInput | kXorSign, why)) {
         return nullptr;

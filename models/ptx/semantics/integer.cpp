@@ -10,9 +10,9 @@ namespace gpusoc::ptx::sem {
 namespace {
 
 template <class T>
-using Wide = std::conditional_t<std::is_signed_v<T>,
-                                std::conditional_t<sizeof(T) == 2, int32_t, int64_t>,
-                                std::conditional_t<sizeof(T) == 2, uint32_t, uint64_t>>;
+using Wide =
+    std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 2, int32_t, int64_t>,
+                       std::conditional_t<sizeof(T) == 2, uint32_t, uint64_t>>;
 
 /// The value's bits, zero-extended: the operand of wrapping arithmetic.
 template <class T>
@@ -50,19 +50,21 @@ inline auto multiply(T a, T b) {
 
 template <class T, bool kSub>
 void add_sub(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const uint64_t x = u64(read<T>(ctx, a, l)), y = u64(read<T>(ctx, b, l));
-    write(ctx, d, l, T(kSub ? x - y : x + y));
+    const uint64_t x = u64(a.get<T>(l)), y = u64(b.get<T>(l));
+    d.put(l, T(kSub ? x - y : x + y));
   });
 }
 
 template <bool kSub>
 void add_sub_sat_s32(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const int64_t x = read<int32_t>(ctx, a, l), y = read<int32_t>(ctx, b, l);
-    write(ctx, d, l, saturate<int32_t>(kSub ? x - y : x + y));
+    const int64_t x = a.get<int32_t>(l), y = b.get<int32_t>(l);
+    d.put(l, saturate<int32_t>(kSub ? x - y : x + y));
   });
 }
 
@@ -71,26 +73,26 @@ void add_sub_sat_s32(const Inst& in, ExecContext& ctx) {
 template <class T, bool kSub, bool kIn, bool kOut>
 void add_sub_carry(const Inst& in, ExecContext& ctx) {
   using U = UnsignedOf<T>;
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0)), carry_out(ctx, kCarryReg);
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), carry_reg(ctx, kCarryReg);
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const U x = read<U>(ctx, a, l), y = read<U>(ctx, b, l);
+    const U x = a.get<U>(l), y = b.get<U>(l);
     U r;
     bool carry = kSub ? __builtin_sub_overflow(x, y, &r) : __builtin_add_overflow(x, y, &r);
     if constexpr (kIn) {
-      const U cin = U(reg_ref(ctx, kCarryReg, l) & 1);
+      const U cin = U(carry_reg.get<U>(l) & 1);
       carry |= kSub ? __builtin_sub_overflow(r, cin, &r) : __builtin_add_overflow(r, cin, &r);
     }
-    write(ctx, d, l, T(r));
-    if constexpr (kOut) reg_ref(ctx, kCarryReg, l) = carry;
+    d.put(l, T(r));
+    if constexpr (kOut) carry_out.put(l, carry);
   });
 }
 
 template <class T, MulMode M>
 void mul(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
-  for_each_lane(ctx.exec, [&](unsigned l) {
-    write(ctx, d, l, multiply<T, M>(read<T>(ctx, a, l), read<T>(ctx, b, l)));
-  });
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
+  for_each_lane(ctx.exec, [&](unsigned l) { d.put(l, multiply<T, M>(a.get<T>(l), b.get<T>(l))); });
 }
 
 // mad (and mad.cc/madc): d = product + c, c and d as wide as the product.
@@ -98,22 +100,24 @@ template <class T, MulMode M, bool kIn, bool kOut>
 void mad(const Inst& in, ExecContext& ctx) {
   using R = decltype(multiply<T, M>(T(), T()));
   using U = UnsignedOf<R>;
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
+  const Dst d(ctx, in.dst(0)), carry_out(ctx, kCarryReg);
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2)), carry_reg(ctx, kCarryReg);
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const U p = U(multiply<T, M>(read<T>(ctx, a, l), read<T>(ctx, b, l)));
+    const U p = U(multiply<T, M>(a.get<T>(l), b.get<T>(l)));
     U r;
-    bool carry = __builtin_add_overflow(p, read<U>(ctx, c, l), &r);
-    if constexpr (kIn) carry |= __builtin_add_overflow(r, U(reg_ref(ctx, kCarryReg, l) & 1), &r);
-    write(ctx, d, l, R(r));
-    if constexpr (kOut) reg_ref(ctx, kCarryReg, l) = carry;
+    bool carry = __builtin_add_overflow(p, c.get<U>(l), &r);
+    if constexpr (kIn) carry |= __builtin_add_overflow(r, U(carry_reg.get<U>(l) & 1), &r);
+    d.put(l, R(r));
+    if constexpr (kOut) carry_out.put(l, carry);
   });
 }
 
 void mad_hi_sat_s32(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const int64_t hi = mul_hi(read<int32_t>(ctx, a, l), read<int32_t>(ctx, b, l));
-    write(ctx, d, l, saturate<int32_t>(hi + read<int32_t>(ctx, c, l)));
+    const int64_t hi = mul_hi(a.get<int32_t>(l), b.get<int32_t>(l));
+    d.put(l, saturate<int32_t>(hi + c.get<int32_t>(l)));
   });
 }
 
@@ -127,27 +131,29 @@ inline int64_t low24(T v) {
 // mul24/mad24: the 48-bit product's bits 31..0 (.lo) or 47..16 (.hi), plus c for mad24.
 template <class T, bool kHi, bool kMad, bool kSat>
 void mul24(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(kMad ? 2 : 1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const uint64_t t = uint64_t(low24(read<T>(ctx, a, l)) * low24(read<T>(ctx, b, l)));
+    const uint64_t t = uint64_t(low24(a.get<T>(l)) * low24(b.get<T>(l)));
     const T p = T(kHi ? t >> 16 : t);
     if constexpr (kSat) {
-      write(ctx, d, l, saturate<int32_t>(int64_t(p) + read<int32_t>(ctx, in.src(2), l)));
+      d.put(l, saturate<int32_t>(int64_t(p) + c.get<int32_t>(l)));
     } else if constexpr (kMad) {
-      write(ctx, d, l, T(u64(p) + u64(read<T>(ctx, in.src(2), l))));
+      d.put(l, T(u64(p) + u64(c.get<T>(l))));
     } else {
-      write(ctx, d, l, p);
+      d.put(l, p);
     }
   });
 }
 
 template <class T>
 void sad(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1), &c = in.src(2);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1)), c(ctx, in.src(2));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const T x = read<T>(ctx, a, l), y = read<T>(ctx, b, l);
+    const T x = a.get<T>(l), y = b.get<T>(l);
     const uint64_t diff = x > y ? u64(x) - u64(y) : u64(y) - u64(x);
-    write(ctx, d, l, T(diff + u64(read<T>(ctx, c, l))));
+    d.put(l, T(diff + u64(c.get<T>(l))));
   });
 }
 
@@ -178,31 +184,34 @@ inline T remainder(T a, T b) {
 
 template <class T, bool kRem>
 void div_rem(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const T x = read<T>(ctx, a, l), y = read<T>(ctx, b, l);
-    write(ctx, d, l, kRem ? remainder(x, y) : divide(x, y));
+    const T x = a.get<T>(l), y = b.get<T>(l);
+    d.put(l, kRem ? remainder(x, y) : divide(x, y));
   });
 }
 
 // abs(INT_MIN) and neg(INT_MIN) are INT_MIN (two's complement wrap).
 template <class T, bool kNeg>
 void abs_neg(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const T x = read<T>(ctx, a, l);
-    write(ctx, d, l, T(kNeg || x < 0 ? 0 - u64(x) : u64(x)));
+    const T x = a.get<T>(l);
+    d.put(l, T(kNeg || x < 0 ? 0 - u64(x) : u64(x)));
   });
 }
 
 template <class T, bool kMax, bool kRelu>
 void min_max(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const T x = read<T>(ctx, a, l), y = read<T>(ctx, b, l);
+    const T x = a.get<T>(l), y = b.get<T>(l);
     T r = (x < y) != kMax ? x : y;
     if constexpr (kRelu) r = r < 0 ? T(0) : r;
-    write(ctx, d, l, r);
+    d.put(l, r);
   });
 }
 
@@ -264,9 +273,8 @@ ExecFn select_mul_mad(const Inst& in, std::string& why) {
             if (!is_mad) return &mul<T, M>;
             return dispatch_bool(cin, [&](auto i) {
               constexpr bool kIn = decltype(i)::value;
-              return dispatch_bool(cout, [&](auto o) -> ExecFn {
-                return &mad<T, M, kIn, decltype(o)::value>;
-              });
+              return dispatch_bool(
+                  cout, [&](auto o) -> ExecFn { return &mad<T, M, kIn, decltype(o)::value>; });
             });
           }
         });
@@ -289,9 +297,8 @@ ExecFn select_mul24(const Inst& in, std::string& why) {
     using T = typename decltype(tag)::type;
     return dispatch_bool(hi, [&](auto h) {
       constexpr bool kHi = decltype(h)::value;
-      return dispatch_bool(is_mad, [&](auto m) -> ExecFn {
-        return &mul24<T, kHi, decltype(m)::value, false>;
-      });
+      return dispatch_bool(
+          is_mad, [&](auto m) -> ExecFn { return &mul24<T, kHi, decltype(m)::value, false>; });
     });
   });
 }
@@ -325,7 +332,8 @@ ExecFn select_integer(const Inst& in, std::string& why) {
         return nullptr;
       }
       return select_mul24(in, why);
-    default: break;
+    default:
+      break;
   }
   const bool relu = in.flags & kRelu;
   const bool minmax = in.op == Op::Min || in.op == Op::Max;
@@ -334,18 +342,28 @@ ExecFn select_integer(const Inst& in, std::string& why) {
   const bool unary = in.op == Op::Abs || in.op == Op::Neg;
   if (!operands_are(in, 1, unary ? 1 : in.op == Op::Sad ? 3 : 2, why)) return nullptr;
   if (unary && !is_signed_int(t)) return reject(why, in, "only signed types are defined");
-  if (relu) return in.op == Op::Min ? &min_max<int32_t, false, true> : &min_max<int32_t, true, true>;
+  if (relu) {
+    return in.op == Op::Min ? &min_max<int32_t, false, true> : &min_max<int32_t, true, true>;
+  }
   return dispatch_int(t, [&](auto tag) -> ExecFn {
     using T = typename decltype(tag)::type;
     switch (in.op) {
-      case Op::Sad: return &sad<T>;
-      case Op::Div: return &div_rem<T, false>;
-      case Op::Rem: return &div_rem<T, true>;
-      case Op::Min: return &min_max<T, false, false>;
-      case Op::Max: return &min_max<T, true, false>;
-      default: break;
+      case Op::Sad:
+        return &sad<T>;
+      case Op::Div:
+        return &div_rem<T, false>;
+      case Op::Rem:
+        return &div_rem<T, true>;
+      case Op::Min:
+        return &min_max<T, false, false>;
+      case Op::Max:
+        return &min_max<T, true, false>;
+      default:
+        break;
     }
-    if constexpr (std::is_signed_v<T>) return in.op == Op::Abs ? &abs_neg<T, false> : &abs_neg<T, true>;
+    if constexpr (std::is_signed_v<T>) {
+      return in.op == Op::Abs ? &abs_neg<T, false> : &abs_neg<T, true>;
+    }
     return nullptr;  // unsigned abs/neg were rejected above
   });
 }

@@ -52,19 +52,48 @@ inline uint64_t to_bits(T v) {
   }
 }
 
-template <class T>
-inline T read(const ExecContext& c, const Operand& o, unsigned lane) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return read_pred(c, o, lane);
-  } else {
-    return from_bits<T>(read_bits(c, o, lane));
-  }
-}
+/// A source operand resolved once per warp instruction: a register row of the frame, or an
+/// immediate that every lane reads (index mask 0), so the lane loop does no operand decoding.
+class Src {
+ public:
+  Src(const ExecContext& c, const Operand& o)
+      : p_(o.kind == Operand::Kind::Reg ? c.regs + size_t(o.reg) * kWarpSize : &o.imm),
+        mask_(o.kind == Operand::Kind::Reg ? kWarpSize - 1 : 0),
+        negate_(o.negate) {}
+  Src(const ExecContext& c, uint32_t reg) : p_(c.regs + size_t(reg) * kWarpSize) {}
 
-template <class T>
-inline void write(ExecContext& c, const Operand& o, unsigned lane, T v) {
-  reg_ref(c, o.reg, lane) = to_bits(v);
-}
+  uint64_t bits(unsigned lane) const { return p_[lane & mask_]; }
+  /// The operand as T; a predicate (bool) honours `!p`.
+  template <class T>
+  T get(unsigned lane) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return ((bits(lane) & 1) != 0) != negate_;
+    } else {
+      return from_bits<T>(bits(lane));
+    }
+  }
+
+ private:
+  const uint64_t* p_;
+  unsigned mask_ = kWarpSize - 1;
+  bool negate_ = false;
+};
+
+/// A destination register row; put() applies the register-value convention.
+class Dst {
+ public:
+  Dst(ExecContext& c, const Operand& o) : Dst(c, o.reg) {}
+  Dst(ExecContext& c, uint32_t reg) : p_(c.regs + size_t(reg) * kWarpSize) {}
+
+  template <class T>
+  void put(unsigned lane, T v) const {
+    p_[lane] = to_bits(v);
+  }
+  void put_bits(unsigned lane, uint64_t v) const { p_[lane] = v; }
+
+ private:
+  uint64_t* p_;
+};
 
 template <class T>
 struct Tag {
@@ -77,18 +106,27 @@ template <class F>
 inline ExecFn dispatch_int(ScalarType t, F&& f) {
   switch (t) {
     case ScalarType::B8:
-    case ScalarType::U8: return f(Tag<uint8_t>{});
-    case ScalarType::S8: return f(Tag<int8_t>{});
+    case ScalarType::U8:
+      return f(Tag<uint8_t>{});
+    case ScalarType::S8:
+      return f(Tag<int8_t>{});
     case ScalarType::B16:
-    case ScalarType::U16: return f(Tag<uint16_t>{});
-    case ScalarType::S16: return f(Tag<int16_t>{});
+    case ScalarType::U16:
+      return f(Tag<uint16_t>{});
+    case ScalarType::S16:
+      return f(Tag<int16_t>{});
     case ScalarType::B32:
-    case ScalarType::U32: return f(Tag<uint32_t>{});
-    case ScalarType::S32: return f(Tag<int32_t>{});
+    case ScalarType::U32:
+      return f(Tag<uint32_t>{});
+    case ScalarType::S32:
+      return f(Tag<int32_t>{});
     case ScalarType::B64:
-    case ScalarType::U64: return f(Tag<uint64_t>{});
-    case ScalarType::S64: return f(Tag<int64_t>{});
-    default: return nullptr;
+    case ScalarType::U64:
+      return f(Tag<uint64_t>{});
+    case ScalarType::S64:
+      return f(Tag<int64_t>{});
+    default:
+      return nullptr;
   }
 }
 
@@ -96,9 +134,12 @@ inline ExecFn dispatch_int(ScalarType t, F&& f) {
 template <class F>
 inline ExecFn dispatch_float(ScalarType t, F&& f) {
   switch (t) {
-    case ScalarType::F32: return f(Tag<float>{});
-    case ScalarType::F64: return f(Tag<double>{});
-    default: return nullptr;
+    case ScalarType::F32:
+      return f(Tag<float>{});
+    case ScalarType::F64:
+      return f(Tag<double>{});
+    default:
+      return nullptr;
   }
 }
 
@@ -118,22 +159,42 @@ inline ExecFn dispatch_bool(bool b, F&& f) {
 // Small type predicates (constexpr, so they also serve templates).
 constexpr unsigned bit_width(ScalarType t) {
   switch (t) {
-    case ScalarType::B8: case ScalarType::U8: case ScalarType::S8: return 8;
-    case ScalarType::B16: case ScalarType::U16: case ScalarType::S16:
-    case ScalarType::F16: case ScalarType::BF16: return 16;
-    case ScalarType::B32: case ScalarType::U32: case ScalarType::S32: case ScalarType::F32:
-    case ScalarType::F16x2: case ScalarType::BF16x2: return 32;
-    case ScalarType::B64: case ScalarType::U64: case ScalarType::S64: case ScalarType::F64:
+    case ScalarType::B8:
+    case ScalarType::U8:
+    case ScalarType::S8:
+      return 8;
+    case ScalarType::B16:
+    case ScalarType::U16:
+    case ScalarType::S16:
+    case ScalarType::F16:
+    case ScalarType::BF16:
+      return 16;
+    case ScalarType::B32:
+    case ScalarType::U32:
+    case ScalarType::S32:
+    case ScalarType::F32:
+    case ScalarType::F16x2:
+    case ScalarType::BF16x2:
+      return 32;
+    case ScalarType::B64:
+    case ScalarType::U64:
+    case ScalarType::S64:
+    case ScalarType::F64:
       return 64;
-    case ScalarType::B128: return 128;
-    case ScalarType::Pred: return 1;
-    default: return 0;
+    case ScalarType::B128:
+      return 128;
+    case ScalarType::Pred:
+      return 1;
+    default:
+      return 0;
   }
 }
 constexpr bool is_int_type(ScalarType t) {
   return t >= ScalarType::B8 && t <= ScalarType::S64 && t != ScalarType::B128;
 }
-constexpr bool is_signed_int(ScalarType t) { return t >= ScalarType::S8 && t <= ScalarType::S64; }
+constexpr bool is_signed_int(ScalarType t) {
+  return t >= ScalarType::S8 && t <= ScalarType::S64;
+}
 constexpr bool is_half_type(ScalarType t) {
   return t == ScalarType::F16 || t == ScalarType::F16x2 || t == ScalarType::BF16 ||
          t == ScalarType::BF16x2;

@@ -13,25 +13,28 @@ namespace {
 // Spellings for messages, indexed by enum value (local: the front end's to_string need not be
 // linked into the executor).
 constexpr const char* kOpNames[] = {
-    "mov", "mov", "mov", "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "fma", "div",
-    "rem", "abs", "neg", "min", "max", "setp", "set", "selp", "slct", "and", "or", "xor", "not",
-    "cnot", "shl", "shr", "shf", "bfe", "bfi", "bfind", "bmsk", "brev", "clz", "popc", "prmt",
-    "dp4a", "dp2a", "vabsdiff4", "cvt", "rcp", "sqrt", "rsqrt", "sin", "cos", "ex2", "lg2",
-    "tanh", "copysign", "testp", "shfl.sync", "vote.sync", "activemask", "redux.sync",
-    "match.sync"};
+    "mov",      "mov",   "mov",       "add",       "sub",        "mul",        "mad",
+    "mul24",    "mad24", "sad",       "fma",       "div",        "rem",        "abs",
+    "neg",      "min",   "max",       "setp",      "set",        "selp",       "slct",
+    "and",      "or",    "xor",       "not",       "cnot",       "shl",        "shr",
+    "shf",      "bfe",   "bfi",       "bfind",     "bmsk",       "brev",       "clz",
+    "popc",     "prmt",  "dp4a",      "dp2a",      "vabsdiff4",  "cvt",        "rcp",
+    "sqrt",     "rsqrt", "sin",       "cos",       "ex2",        "lg2",        "tanh",
+    "copysign", "testp", "shfl.sync", "vote.sync", "activemask", "redux.sync", "match.sync"};
 static_assert(sizeof(kOpNames) / sizeof(kOpNames[0]) == size_t(Op::Match) + 1);
 
 constexpr const char* kTypeSuffixes[] = {
-    "", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16",
-    ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".pred"};
+    "",     ".b8",  ".b16", ".b32", ".b64",   ".b128", ".u8",     ".u16", ".u32", ".u64", ".s8",
+    ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", ".pred"};
 static_assert(sizeof(kTypeSuffixes) / sizeof(kTypeSuffixes[0]) == size_t(ScalarType::Pred) + 1);
 
 constexpr const char* kRoundingSuffixes[] = {"",     ".rn",  ".rz",  ".rm",  ".rp",
                                              ".rni", ".rzi", ".rmi", ".rpi", ".rna"};
 
 constexpr const char* kFlagNames[] = {
-    ".ftz", ".sat", ".approx", ".cc", "carry-in (addc/subc/madc)", ".volatile", ".uni",
-    ".full", ".nc", ".relu", ".NaN", ".xorsign", ".abs", ".shiftamt", "a predicate destination"};
+    ".ftz",      ".sat",     ".approx", ".cc",       "carry-in (addc/subc/madc)",
+    ".volatile", ".uni",     ".full",   ".nc",       ".relu",
+    ".NaN",      ".xorsign", ".abs",    ".shiftamt", "a predicate destination"};
 
 }  // namespace
 
@@ -71,6 +74,15 @@ bool no_rounding(const Inst& in, std::string& why) {
   return false;
 }
 
+bool ieee_rounding(const Inst& in, std::string& why) {
+  if (in.rounding == Rounding::None ||
+      (in.rounding >= Rounding::Rn && in.rounding <= Rounding::Rp)) {
+    return true;
+  }
+  reject(why, in, std::string("rounding ") + rounding_suffix(in.rounding) + " is not allowed");
+  return false;
+}
+
 bool operands_are(const Inst& in, unsigned dst, unsigned src, std::string& why) {
   bool ok = in.num_dst == dst && in.num_src == src;
   for (unsigned i = 0; ok && i < dst; ++i) ok = in.dst(i).kind == Operand::Kind::Reg;
@@ -95,9 +107,19 @@ ExecFn select_handler(const Inst& in, std::string& why_not) {
     case Op::Mov:
     case Op::Pack:
     case Op::Unpack:
-    case Op::Cvt: fn = select_convert(in, why_not); break;
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Div:
-    case Op::Abs: case Op::Neg: case Op::Min: case Op::Max: case Op::Fma:
+    case Op::Cvt:
+      fn = select_convert(in, why_not);
+      break;
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Div:
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Min:
+    case Op::Max:
+    case Op::Fma:
       if (is_half_type(in.type)) {
         fn = select_half(in, why_not);
       } else if (is_float_type(in.type) || in.op == Op::Fma) {
@@ -106,23 +128,56 @@ ExecFn select_handler(const Inst& in, std::string& why_not) {
         fn = select_integer(in, why_not);
       }
       break;
-    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem:
+    case Op::Mul24:
+    case Op::Mad24:
+    case Op::Sad:
+    case Op::Rem:
       fn = select_integer(in, why_not);
       break;
-    case Op::Setp: case Op::Set: case Op::Selp: case Op::Slct:
+    case Op::Setp:
+    case Op::Set:
+    case Op::Selp:
+    case Op::Slct:
       fn = select_compare(in, why_not);
       break;
-    case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl:
-    case Op::Shr: case Op::Shf: case Op::Bfe: case Op::Bfi: case Op::Bfind: case Op::Bmsk:
-    case Op::Brev: case Op::Clz: case Op::Popc: case Op::Prmt: case Op::Dp4a: case Op::Dp2a:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Cnot:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Shf:
+    case Op::Bfe:
+    case Op::Bfi:
+    case Op::Bfind:
+    case Op::Bmsk:
+    case Op::Brev:
+    case Op::Clz:
+    case Op::Popc:
+    case Op::Prmt:
+    case Op::Dp4a:
+    case Op::Dp2a:
     case Op::Vabsdiff4:
       fn = select_bits(in, why_not);
       break;
-    case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Ex2:
-    case Op::Lg2: case Op::Tanh: case Op::Copysign: case Op::Testp:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Tanh:
+    case Op::Copysign:
+    case Op::Testp:
       fn = select_sfu(in, why_not);
       break;
-    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Activemask:
+    case Op::Redux:
+    case Op::Match:
       fn = select_warp_level(in, why_not);
       break;
     default:
@@ -136,18 +191,36 @@ ExecFn select_handler(const Inst& in, std::string& why_not) {
 InstClass classify(const Inst& in) {
   using sem::is_float_type;
   switch (in.op) {
-    case Op::Mov: case Op::Pack: case Op::Unpack: return InstClass::Move;
-    case Op::Cvt: return InstClass::Conversion;
-    case Op::Shfl: case Op::Vote: case Op::Activemask: case Op::Redux: case Op::Match:
+    case Op::Mov:
+    case Op::Pack:
+    case Op::Unpack:
+      return InstClass::Move;
+    case Op::Cvt:
+      return InstClass::Conversion;
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Activemask:
+    case Op::Redux:
+    case Op::Match:
       return InstClass::WarpLevel;
-    case Op::Sin: case Op::Cos: case Op::Ex2: case Op::Lg2: case Op::Tanh: case Op::Rsqrt:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Tanh:
+    case Op::Rsqrt:
       return InstClass::Sfu;
-    case Op::Rcp: case Op::Sqrt: case Op::Div:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Div:
       // The approximate f32 forms are one MUFU operation; the IEEE forms are FMA sequences.
       if ((in.flags & (kApprox | kFull)) && in.type == ScalarType::F32) return InstClass::Sfu;
       break;
-    case Op::Selp: case Op::Slct: return InstClass::Int;
-    default: break;
+    case Op::Selp:
+    case Op::Slct:
+      return InstClass::Int;
+    default:
+      break;
   }
   const ScalarType t = in.op == Op::Set ? in.type2 : in.type;
   if (t == ScalarType::F64) return InstClass::Fp64;

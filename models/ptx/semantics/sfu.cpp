@@ -12,76 +12,108 @@ namespace {
 
 struct RcpOp {
   template <class F>
-  static F apply(F x) { return F(1) / x; }
+  static F apply(F x) {
+    return F(1) / x;
+  }
 };
 struct SqrtOp {
   template <class F>
-  static F apply(F x) { return std::sqrt(x); }
+  static F apply(F x) {
+    return std::sqrt(x);
+  }
 };
 struct RsqrtOp {
   template <class F>
-  static F apply(F x) { return F(1.0 / std::sqrt(double(x))); }
+  static F apply(F x) {
+    return F(1.0 / std::sqrt(double(x)));
+  }
 };
 struct SinOp {
   template <class F>
-  static F apply(F x) { return F(std::sin(double(x))); }
+  static F apply(F x) {
+    return F(std::sin(double(x)));
+  }
 };
 struct CosOp {
   template <class F>
-  static F apply(F x) { return F(std::cos(double(x))); }
+  static F apply(F x) {
+    return F(std::cos(double(x)));
+  }
 };
 struct Ex2Op {
   template <class F>
-  static F apply(F x) { return F(std::exp2(double(x))); }
+  static F apply(F x) {
+    return F(std::exp2(double(x)));
+  }
 };
 struct Lg2Op {
   template <class F>
-  static F apply(F x) { return F(std::log2(double(x))); }
+  static F apply(F x) {
+    return F(std::log2(double(x)));
+  }
 };
 struct TanhOp {
   template <class F>
-  static F apply(F x) { return F(std::tanh(double(x))); }
+  static F apply(F x) {
+    return F(std::tanh(double(x)));
+  }
 };
 
 template <class F, class UOp, unsigned kFlags>
 void unary(const Inst& in, ExecContext& ctx) {
   const RoundingScope scope(in.rounding);
-  const Operand &d = in.dst(0), &a = in.src(0);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    write(ctx, d, l, fp_out<F, kFlags>(UOp::apply(fp_in<F, kFlags>(read<F>(ctx, a, l)))));
+    d.put(l, fp_out<F, kFlags>(UOp::apply(fp_in<F, kFlags>(a.get<F>(l)))));
   });
 }
 
 // Half-precision ex2 and tanh: evaluated in double, rounded once to the half format.
 template <class UOp>
 struct HalfUnary {
+  static constexpr unsigned kArity = 1;
   static double apply(const double* v, const HalfMode&) { return UOp::apply(v[0]); }
 };
 
 template <class F>
 void copysign(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0), &b = in.src(1);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0)), b(ctx, in.src(1));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const FloatBitsOf<F> sign = bits_of(read<F>(ctx, a, l)) & kSignMask<F>;
-    write(ctx, d, l, (bits_of(read<F>(ctx, b, l)) & ~kSignMask<F>) | sign);
+    const FloatBitsOf<F> sign = bits_of(a.get<F>(l)) & kSignMask<F>;
+    d.put(l, (bits_of(b.get<F>(l)) & ~kSignMask<F>) | sign);
   });
 }
 
 template <class F, TestpMode M>
 void testp(const Inst& in, ExecContext& ctx) {
-  const Operand &d = in.dst(0), &a = in.src(0);
+  const Dst d(ctx, in.dst(0));
+  const Src a(ctx, in.src(0));
   for_each_lane(ctx.exec, [&](unsigned l) {
-    const F x = read<F>(ctx, a, l);
+    const F x = a.get<F>(l);
     bool r = false;
     switch (M) {
-      case TestpMode::Finite: r = std::isfinite(x); break;
-      case TestpMode::Infinite: r = std::isinf(x); break;
-      case TestpMode::Number: r = !std::isnan(x); break;
-      case TestpMode::NotANumber: r = std::isnan(x); break;
-      case TestpMode::Normal: r = std::isnormal(x); break;
-      case TestpMode::Subnormal: r = std::fpclassify(x) == FP_SUBNORMAL; break;
+      case TestpMode::Finite:
+        r = std::isfinite(x);
+        break;
+      case TestpMode::Infinite:
+        r = std::isinf(x);
+        break;
+      case TestpMode::Number:
+        r = !std::isnan(x);
+        break;
+      case TestpMode::NotANumber:
+        r = std::isnan(x);
+        break;
+      case TestpMode::Normal:
+        r = std::isnormal(x);
+        break;
+      case TestpMode::Subnormal:
+        r = std::fpclassify(x) == FP_SUBNORMAL;
+        break;
     }
-    write(ctx, d, l, r);
+    d.put(l, r);
   });
 }
 
@@ -104,10 +136,7 @@ ExecFn select_rcp_sqrt(const Inst& in, std::string& why) {
       return reject(why, in, ".approx is only defined as rcp.approx.ftz.f64 for .f64");
     }
   } else {
-    if (in.rounding != Rounding::None && (in.rounding < Rounding::Rn || in.rounding > Rounding::Rp)) {
-      return reject(why, in, std::string("rounding ") + rounding_suffix(in.rounding) +
-                                 " is not allowed");
-    }
+    if (!ieee_rounding(in, why)) return nullptr;
     if (f64 && (in.flags & kFtz)) return reject(why, in, ".ftz is only defined for .f32");
   }
   return unary_fn<UOp>(in);
@@ -142,15 +171,24 @@ ExecFn select_sfu(const Inst& in, std::string& why) {
     return reject(why, in, "needs a floating-point type");
   }
   switch (in.op) {
-    case Op::Rcp: return select_rcp_sqrt<RcpOp>(in, why);
-    case Op::Sqrt: return select_rcp_sqrt<SqrtOp>(in, why);
-    case Op::Rsqrt: return select_transcendental<RsqrtOp>(in, why);
-    case Op::Sin: return select_transcendental<SinOp>(in, why);
-    case Op::Cos: return select_transcendental<CosOp>(in, why);
-    case Op::Ex2: return select_transcendental<Ex2Op>(in, why);
-    case Op::Lg2: return select_transcendental<Lg2Op>(in, why);
-    case Op::Tanh: return select_transcendental<TanhOp>(in, why);
-    default: break;
+    case Op::Rcp:
+      return select_rcp_sqrt<RcpOp>(in, why);
+    case Op::Sqrt:
+      return select_rcp_sqrt<SqrtOp>(in, why);
+    case Op::Rsqrt:
+      return select_transcendental<RsqrtOp>(in, why);
+    case Op::Sin:
+      return select_transcendental<SinOp>(in, why);
+    case Op::Cos:
+      return select_transcendental<CosOp>(in, why);
+    case Op::Ex2:
+      return select_transcendental<Ex2Op>(in, why);
+    case Op::Lg2:
+      return select_transcendental<Lg2Op>(in, why);
+    case Op::Tanh:
+      return select_transcendental<TanhOp>(in, why);
+    default:
+      break;
   }
   if (is_half_type(in.type)) return reject(why, in, "needs .f32 or .f64");
   if (!flags_allowed(in, 0, why) || !no_rounding(in, why)) return nullptr;

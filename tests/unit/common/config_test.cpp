@@ -39,12 +39,12 @@ class ConfigTest : public ::testing::Test {
   std::string path() const { return dir.file("config.json"); }
 
   ParamRegistry registry;
-  Param<std::uint32_t> ways{registry, "cache.l1.ways", 4, "ways", "associativity",
-                            Range{1, 16}.power_of_two()};
-  Param<std::uint64_t> size{registry, "cache.l1.size_bytes", 16384, "bytes", "capacity",
-                            Range::at_least(1024)};
-  Param<std::string> policy{registry, "cache.l1.policy", "lru", "", "replacement",
-                            OneOf{"lru", "fifo", "random"}};
+  Param<std::uint32_t> ways{registry, "cache.l1.ways", 4,
+                            "ways",   "associativity", Range{1, 16}.power_of_two()};
+  Param<std::uint64_t> size{registry,   "cache.l1.size_bytes", 16384, "bytes",
+                            "capacity", Range::at_least(1024)};
+  Param<std::string> policy{registry, "cache.l1.policy", "lru",
+                            "",       "replacement",     OneOf{"lru", "fifo", "random"}};
   Param<std::int32_t> skew{registry, "core.skew", -3, "cycles", "clock skew", Range{-10, 10}};
   Param<double> clock{registry, "core.clock_mhz", 1000.0, "MHz", "clock", Range{1, 5000}};
   Param<bool> trace{registry, "core.trace", false, "", "trace every instruction"};
@@ -150,7 +150,8 @@ TEST_F(ConfigTest, EachValidationFailureHasItsOwnMessage) {
             path() + ": cache.l1.size_bytes = 512 is below the minimum 1024");
   EXPECT_EQ(file_error(R"({"cache.l1.policy": "plru"})"),
             path() + ": cache.l1.policy = \"plru\" is not one of lru, fifo, random");
-  EXPECT_EQ(file_error(R"({"core.skew": -11})"), path() + ": core.skew = -11 is out of range [-10, 10]");
+  EXPECT_EQ(file_error(R"({"core.skew": -11})"),
+            path() + ": core.skew = -11 is out of range [-10, 10]");
   EXPECT_EQ(file_error(R"({"core.skew": 3000000000})"),
             path() + ": core.skew = 3000000000 does not fit in int32");
   EXPECT_EQ(file_error(R"({"core.clock_mhz": 0.5})"),
@@ -168,7 +169,8 @@ TEST_F(ConfigTest, WrongJsonTypesAreNamed) {
             path() + ": cache.l1.ways: expected uint32, got object");
   EXPECT_EQ(file_error(R"({"cache.l1.ways": null})"),
             path() + ": cache.l1.ways: expected uint32, got null");
-  EXPECT_EQ(file_error(R"({"core.trace": 1})"), path() + ": core.trace: expected bool, got number 1");
+  EXPECT_EQ(file_error(R"({"core.trace": 1})"),
+            path() + ": core.trace: expected bool, got number 1");
   EXPECT_EQ(file_error(R"({"cache.l1.policy": true})"),
             path() + ": cache.l1.policy: expected string, got boolean true");
   EXPECT_EQ(file_error(R"({"core.clock_mhz": "fast"})"),

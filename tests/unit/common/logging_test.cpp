@@ -23,15 +23,27 @@ TEST(LogLevelsTest, PatternsMatchWholeConsecutiveComponents) {
     bool matches;
   };
   const Case cases[] = {
-      {"sm", "sm", true},           {"sm", "sm.0", true},          {"sm", "gpu.sm", true},
-      {"sm", "gpu.sm.l1d", true},   {"sm", "smx", false},          {"sm", "gpu.smx3", false},
-      {"sm", "gpu.sm3", true},      {"sm", "gpu.sm3.l1d", true},   {"sm3", "gpu.sm3", true},
-      {"sm3", "gpu.sm31", false},   {"sm3", "gpu.sm", false},      {"sm.l1d", "gpu.sm3.l1d", true},
-      {"sm.l1d", "gpu.sm3.tex.l1d", false},                        {"gpu.sm", "gpu.sm3", true},
-      {"l1", "gpu.sm3.l1d", false}, {"gpu.sm3.l1d", "gpu.sm3", false}, {"xbar", "gpu.xbar", true},
+      {"sm", "sm", true},
+      {"sm", "sm.0", true},
+      {"sm", "gpu.sm", true},
+      {"sm", "gpu.sm.l1d", true},
+      {"sm", "smx", false},
+      {"sm", "gpu.smx3", false},
+      {"sm", "gpu.sm3", true},
+      {"sm", "gpu.sm3.l1d", true},
+      {"sm3", "gpu.sm3", true},
+      {"sm3", "gpu.sm31", false},
+      {"sm3", "gpu.sm", false},
+      {"sm.l1d", "gpu.sm3.l1d", true},
+      {"sm.l1d", "gpu.sm3.tex.l1d", false},
+      {"gpu.sm", "gpu.sm3", true},
+      {"l1", "gpu.sm3.l1d", false},
+      {"gpu.sm3.l1d", "gpu.sm3", false},
+      {"xbar", "gpu.xbar", true},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(LogLevels::matches(c.pattern, c.module), c.matches) << c.pattern << " vs " << c.module;
+    EXPECT_EQ(LogLevels::matches(c.pattern, c.module), c.matches)
+        << c.pattern << " vs " << c.module;
   }
 }
 

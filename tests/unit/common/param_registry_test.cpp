@@ -66,8 +66,8 @@ TEST(ParamRegistryTest, RejectsAParameterThatIsAlsoAGroup) {
 
 TEST(ParamRegistryTest, RejectsMalformedAndReservedNames) {
   ParamRegistry registry;
-  for (const char* name : {"", "sm..x", ".sm", "sm.", "sm.warp size", "sm-x", "include",
-                           "description.text"}) {
+  for (const char* name :
+       {"", "sm..x", ".sm", "sm.", "sm.warp size", "sm-x", "include", "description.text"}) {
     EXPECT_THROW((Param<int>{registry, name, 1, "", ""}), std::logic_error) << name;
   }
   Param<int> mixed_case{registry, "mempart.dram.tRCD", 12, "cycles", ""};

@@ -18,8 +18,9 @@ struct L1Stats : StatGroup {
   Counter hits{*this, "hits", "accesses", "accesses that hit"};
   Counter misses{*this, "misses", "accesses", "accesses that \"missed\""};
   Formula miss_rate{*this, "miss_rate", "ratio", "misses per access", [this] {
-    return static_cast<double>(misses.value()) / static_cast<double>(hits.value() + misses.value());
-  }};
+                      return static_cast<double>(misses.value()) /
+                             static_cast<double>(hits.value() + misses.value());
+                    }};
   Histogram latency{*this, "latency", "cycles", "miss latency", 0, 10, 2};
 };
 
@@ -111,22 +112,29 @@ constexpr const char* kCsv =
     "gpu.sm0.l1d.latency.bucket[0:10),1,cycles,miss latency\n"
     "gpu.sm0.l1d.latency.bucket[10:20),2,cycles,miss latency\n";
 
+// One table row per source line.
+// clang-format off
 constexpr const char* kSummary =
-      "STATISTIC              VALUE                            UNIT                DESCRIPTION\n"
-      "gpu.cycles             1000                             cycles              core clock cycles simulated\n"
-      "gpu.ipc                0.5                              instructions/cycle  instructions issued, per cycle\n"
-      "gpu.sm0.l1d.hits       3                                accesses            accesses that hit\n"
-      "gpu.sm0.l1d.misses     1                                accesses            accesses that \"missed\"\n"
-      "gpu.sm0.l1d.miss_rate  0.25                             ratio               misses per access\n"
-      "gpu.sm0.l1d.latency    count=4 mean=13.25 min=4 max=25  cycles              miss latency\n";
+    "STATISTIC              VALUE                            UNIT                DESCRIPTION\n"
+    "gpu.cycles             1000                             cycles              core clock cycles simulated\n"
+    "gpu.ipc                0.5                              instructions/cycle  instructions issued, per cycle\n"
+    "gpu.sm0.l1d.hits       3                                accesses            accesses that hit\n"
+    "gpu.sm0.l1d.misses     1                                accesses            accesses that \"missed\"\n"
+    "gpu.sm0.l1d.miss_rate  0.25                             ratio               misses per access\n"
+    "gpu.sm0.l1d.latency    count=4 mean=13.25 min=4 max=25  cycles              miss latency\n";
+// clang-format on
 
 TEST_F(StatsReportTest, JsonIsNestedByGroupInDeclarationOrder) {
   EXPECT_EQ(stats_to_json(root).dump(2), kJson);
 }
 
-TEST_F(StatsReportTest, CsvHasOneRowPerNumber) { EXPECT_EQ(stats_to_csv(root), kCsv); }
+TEST_F(StatsReportTest, CsvHasOneRowPerNumber) {
+  EXPECT_EQ(stats_to_csv(root), kCsv);
+}
 
-TEST_F(StatsReportTest, SummaryIsAnAlignedTable) { EXPECT_EQ(stats_summary(root), kSummary); }
+TEST_F(StatsReportTest, SummaryIsAnAlignedTable) {
+  EXPECT_EQ(stats_summary(root), kSummary);
+}
 
 TEST_F(StatsReportTest, UndefinedValuesAreNullInJsonAndEmptyInCsv) {
   StatGroup empty_root;

@@ -36,8 +36,9 @@ TEST(StatsTest, FormulaIsComputedWhenRead) {
   Counter hits{root, "hits", "accesses", ""};
   Counter misses{root, "misses", "accesses", ""};
   Formula miss_rate{root, "miss_rate", "ratio", "", [&] {
-    return static_cast<double>(misses.value()) / static_cast<double>(hits.value() + misses.value());
-  }};
+                      return static_cast<double>(misses.value()) /
+                             static_cast<double>(hits.value() + misses.value());
+                    }};
   EXPECT_TRUE(miss_rate.to_json().is_null()) << "0/0 is undefined, not 0";
   hits += 3;
   ++misses;
@@ -59,7 +60,8 @@ TEST(StatsTest, HistogramBucketsCountsAndExtremes) {
   EXPECT_EQ(latency.underflow(), 1u);
   EXPECT_EQ(latency.buckets(), (std::vector<std::uint64_t>{3, 1, 1}));
   EXPECT_EQ(latency.overflow(), 3u);
-  EXPECT_EQ(latency.summary(), "count=9 mean=" + nlohmann::json(158 / 9.0).dump() + " min=-1 max=40");
+  EXPECT_EQ(latency.summary(),
+            "count=9 mean=" + nlohmann::json(158 / 9.0).dump() + " min=-1 max=40");
 }
 
 TEST(StatsTest, HistogramNeedsBuckets) {
@@ -103,6 +105,21 @@ TEST(StatsTest, DestroyedMembersLeaveTheirGroup) {
   }
   EXPECT_TRUE(root.children().empty());
   StatGroup again{root, "sm0"};  // the name is free again
+}
+
+TEST(StatsTest, LossesAreRecordedUpTheTree) {
+  StatGroup root;
+  StatGroup gpu{root, "gpu"};
+  Counter cycles{gpu, "cycles", "cycles", ""};
+  EXPECT_FALSE(root.lost_members());
+  {
+    StatGroup sm0{gpu, "sm0"};
+    Counter issued{sm0, "issued", "instructions", ""};
+  }
+  EXPECT_TRUE(gpu.lost_members());
+  EXPECT_TRUE(root.lost_members());
+  StatGroup other{root, "other"};
+  EXPECT_FALSE(other.lost_members());
 }
 
 TEST(StatsTest, AStatOutlivingItsGroupIsDetached) {

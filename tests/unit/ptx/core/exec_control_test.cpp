@@ -119,16 +119,18 @@ TEST(Calls, DivergentRecursionKeepsEachFramesLocals) {
 }
 
 TEST(Calls, DeepRecursionOverflowsTheStackWithAClearError) {
-  FunctionalDevice dev;  // 1024-byte stack: four frames of 224 bytes fit, eleven do not
+  // 1024-byte stack; each call of deep charges its 200-byte depot plus 16 bytes of call
+  // overhead: deep(3) nests four calls (864 bytes, run above), deep(4) five (1080 bytes).
+  FunctionalDevice dev;
   Module m = dev.load_module(kCalls, "calls.ptx");
   DevicePtr out = dev.malloc(32 * 4);
   try {
-    dev.launch(m.kernel("sums"), Dim3(1), Dim3(32), out, uint32_t(11));
+    dev.launch(m.kernel("sums"), Dim3(1), Dim3(32), out, uint32_t(5));
     FAIL() << "expected a stack overflow";
   } catch (const ExecutionError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("stack overflow calling 'deep'"), std::string::npos) << what;
-    EXPECT_NE(what.find("kernel 'sums'"), std::string::npos) << what;
+    EXPECT_NE(what.find("kernel 'sums' block (0,0,0) thread (4,0,0)"), std::string::npos) << what;
     EXPECT_NE(what.find("calls.ptx:"), std::string::npos) << what;
   }
 }

@@ -19,8 +19,8 @@ std::vector<std::string> module_errors(std::string_view line) {
 }
 
 TEST(ParserErrors, EmptyInput) {
-  EXPECT_THAT(parse_errors(""), ElementsAre("1:1: missing '.version' directive",
-                                            "1:1: missing '.target' directive"));
+  EXPECT_THAT(parse_errors(""),
+              ElementsAre("1:1: missing '.version' directive", "1:1: missing '.target' directive"));
   EXPECT_THAT(parse_errors("  // only a comment\n"),
               ElementsAre("1:1: missing '.version' directive", "1:1: missing '.target' directive"));
 }
@@ -72,14 +72,14 @@ TEST(ParserErrors, MissingSemicolonAtEndOfLine) {
   ASSERT_EQ(m.functions.size(), 1u);
   std::vector<std::string> body;
   for (const ast::Statement& s : m.functions[0].body) body.push_back(print(s));
-  EXPECT_THAT(body, ElementsAre("add.s32 %r1, %r2, %r3", "mov.u32 %r4, %r5", "ret", "$L1:", "exit"));
+  EXPECT_THAT(body,
+              ElementsAre("add.s32 %r1, %r2, %r3", "mov.u32 %r4, %r5", "ret", "$L1:", "exit"));
 }
 
 TEST(ParserErrors, Operands) {
   EXPECT_THAT(body_errors("  add.s32 %r1, %r2 %r3;"),
               ElementsAre("6:20: expected ',' or ';' after operand, found '%r3'"));
-  EXPECT_THAT(body_errors("  add.s32 %r1, ;"),
-              ElementsAre("6:16: expected an operand, found ';'"));
+  EXPECT_THAT(body_errors("  add.s32 %r1, ;"), ElementsAre("6:16: expected an operand, found ';'"));
   EXPECT_THAT(body_errors("  ld.global.u32 %r1, [%rd1+];"),
               ElementsAre("6:28: expected an integer offset after '+', found ']'"));
   EXPECT_THAT(body_errors("  ld.global.u32 %r1, [%rd1;"),
@@ -102,10 +102,9 @@ TEST(ParserErrors, Operands) {
 
 TEST(ParserErrors, VectorErrorKeepsFollowingStatements) {
   Diagnostics diags("test.ptx");
-  const ast::Module m =
-      parse_module(std::string(kHeader) +
-                       ".entry k()\n{\n  st.v2.f32 [%rd1], {%f1 %f2};\n  { ret; }\n}\n",
-                   diags);
+  const ast::Module m = parse_module(
+      std::string(kHeader) + ".entry k()\n{\n  st.v2.f32 [%rd1], {%f1 %f2};\n  { ret; }\n}\n",
+      diags);
   EXPECT_THAT(locate(diags), ElementsAre("6:26: expected ',' or '}' in the vector, found '%f2'"));
   ASSERT_EQ(m.functions.size(), 1u);
   std::vector<std::string> body;
@@ -133,7 +132,8 @@ TEST(ParserErrors, Literals) {
       {"0b102", "invalid integer literal '0b102'"},
       {"019", "invalid integer literal '019'"},
       {"12abc", "invalid integer literal '12abc'"},
-      {"99999999999999999999999", "integer literal '99999999999999999999999' does not fit in 64 bits"},
+      {"99999999999999999999999",
+       "integer literal '99999999999999999999999' does not fit in 64 bits"},
       {"0x1FFFFFFFFFFFFFFFF", "integer literal '0x1FFFFFFFFFFFFFFFF' does not fit in 64 bits"},
       {"0f3F80", "invalid float literal '0f3F80' (0f takes 8 hex digits)"},
       {"0d3FF0", "invalid float literal '0d3FF0' (0d takes 16 hex digits)"},
@@ -151,9 +151,9 @@ TEST(ParserErrors, Literals) {
 TEST(ParserErrors, LexicalProblems) {
   EXPECT_THAT(module_errors("/* never closed\n.entry k() { ret; }"),
               ElementsAre("4:1: unterminated block comment"));
-  EXPECT_THAT(module_errors(".pragma \"nounroll;"),
-              ElementsAre("4:9: unterminated string literal",
-                          "4:19: expected ';' after '.pragma'"));
+  EXPECT_THAT(
+      module_errors(".pragma \"nounroll;"),
+      ElementsAre("4:9: unterminated string literal", "4:19: expected ';' after '.pragma'"));
   EXPECT_THAT(body_errors("  add.s32 %r1, %r2, #;"), ElementsAre("6:21: unexpected character '#'"));
   EXPECT_THAT(module_errors("\x01\xFF"), ElementsAre("4:1: unexpected characters '\\x01\\xFF'"));
   EXPECT_THAT(module_errors("%% .global .u32 x;"), ElementsAre("4:1: unexpected characters '%%'"));
@@ -204,7 +204,8 @@ TEST(ParserErrors, Declarations) {
        "4:16: '.shared' variable 's' cannot have an initializer (only .global and .const "
        "variables can)"},
       {".extern .global .u32 e = 5;", "4:24: extern variable 'e' cannot have an initializer"},
-      {".global .u32 a[2] = {1, 2, 3};", "4:19: too many initializers for 'a' (3 given, 2 elements)"},
+      {".global .u32 a[2] = {1, 2, 3};",
+       "4:19: too many initializers for 'a' (3 given, 2 elements)"},
       {".global .u32 m[2][];", "4:18: only the first array dimension may be unsized"},
       {".global .u32 a[0];", "4:16: array size must be positive"},
       {".global .u32 r<4>;", "4:15: register ranges '<N>' are only allowed in '.reg' declarations"},
@@ -213,9 +214,9 @@ TEST(ParserErrors, Declarations) {
       {".global .u32 .ptr x;", "4:14: '.ptr' is only allowed on '.param' declarations"},
       {".global .align 1 .b8 x[8] = {0xFF(generic(y)), 0};",
        "4:30: address byte masks in initializers (such as 0xFF(sym)) are not supported"},
-      {".global .u32 x = {1, 2", "4:23: expected ',' or '}' in the initializer, found end of input"},
-      {".global .u64 p = generic(%r1);",
-       "4:26: expected a symbol inside 'generic(', found '%r1'"},
+      {".global .u32 x = {1, 2",
+       "4:23: expected ',' or '}' in the initializer, found end of input"},
+      {".global .u64 p = generic(%r1);", "4:26: expected a symbol inside 'generic(', found '%r1'"},
       {".global .u32;", "4:13: expected a variable name, found ';'"},
       {".global x;", "4:9: expected a type in the declaration, found 'x'"},
       {".global .u32 x y;", "4:16: expected ';' after declaration, found 'y'"},

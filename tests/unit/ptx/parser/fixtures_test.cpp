@@ -24,7 +24,8 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 ast::Module parse_fixture(const std::string& name) {
-  const std::string path = std::string(GPUSOC_SOURCE_DIR) + "/tests/unit/ptx/parser/fixtures/" + name;
+  const std::string path =
+      std::string(GPUSOC_SOURCE_DIR) + "/tests/unit/ptx/parser/fixtures/" + name;
   const std::string text = read_file(path);
   EXPECT_FALSE(text.empty()) << path;
   Diagnostics diags(name);
@@ -223,14 +224,23 @@ TEST(ParserFixtures, KernelSuiteParsesCleanly) {
 
 TEST(ParserFixtures, LargeModuleParsesQuickly) {
   std::string text(kHeader);
-  text += ".visible .entry big(.param .u64 p)\n{\n.reg .b32 %r<10000>;\n.reg .b64 %rd<4>;\n"
-          ".reg .pred %p<2>;\n";
+  text +=
+      ".visible .entry big(.param .u64 p)\n{\n.reg .b32 %r<10000>;\n.reg .b64 %rd<4>;\n"
+      ".reg .pred %p<2>;\n";
   for (int i = 0; i < 10000; ++i) {
     switch (i % 4) {
-      case 0: text += "\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];\n"; break;
-      case 1: text += "\tmad.lo.s32 \t%r" + std::to_string(i) + ", %r1, 17, %r2;\n"; break;
-      case 2: text += "\t@%p1 bra \t$L__BB0_" + std::to_string(i) + ";\n"; break;
-      default: text += "$L__BB0_" + std::to_string(i - 1) + ":\n"; break;
+      case 0:
+        text += "\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+16];\n";
+        break;
+      case 1:
+        text += "\tmad.lo.s32 \t%r" + std::to_string(i) + ", %r1, 17, %r2;\n";
+        break;
+      case 2:
+        text += "\t@%p1 bra \t$L__BB0_" + std::to_string(i) + ";\n";
+        break;
+      default:
+        text += "$L__BB0_" + std::to_string(i - 1) + ":\n";
+        break;
     }
   }
   text += "\tret;\n}\n";

@@ -71,9 +71,9 @@ TEST(ParserInstruction, OpcodeAndModifiers) {
             (std::vector<std::string>{"rn", "f32", "s32"}));
   EXPECT_EQ(parse_instruction("ld.global.L1::evict_last.v2.u32 {%r1, %r2}, [%rd1];").modifiers,
             (std::vector<std::string>{"global", "L1::evict_last", "v2", "u32"}));
-  EXPECT_EQ(parse_instruction("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];")
-                .modifiers,
-            (std::vector<std::string>{"2d", "v4", "f32", "f32"}));
+  EXPECT_EQ(
+      parse_instruction("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];").modifiers,
+      (std::vector<std::string>{"2d", "v4", "f32", "f32"}));
   const ast::Instruction ret = parse_instruction("ret;");
   EXPECT_EQ(ret.opcode, "ret");
   EXPECT_TRUE(ret.modifiers.empty());

@@ -43,13 +43,14 @@ TEST(ParserModule, HeaderDirectives) {
 }
 
 TEST(ParserModule, SkipsDebugAndPragmaDirectives) {
-  const ast::Module m = parse_ok(std::string(kHeader) +
-                                 "\t.file\t1 \"/tmp/x.cu\", 1700000000, 1234\n"
-                                 ".pragma \"nounroll\";\n"
-                                 ".section .debug_info\n{\n.b32 826\n.b8 2, 0\n.b64 $L__func_begin0\n"
-                                 "{ nested }\n}\n"
-                                 ".section\t.debug_macinfo\t{\t}\n"
-                                 ".global .u32 after;\n");
+  const ast::Module m =
+      parse_ok(std::string(kHeader) +
+               "\t.file\t1 \"/tmp/x.cu\", 1700000000, 1234\n"
+               ".pragma \"nounroll\";\n"
+               ".section .debug_info\n{\n.b32 826\n.b8 2, 0\n.b64 $L__func_begin0\n"
+               "{ nested }\n}\n"
+               ".section\t.debug_macinfo\t{\t}\n"
+               ".global .u32 after;\n");
   ASSERT_EQ(m.globals.size(), 1u);
   EXPECT_EQ(m.globals[0].name, "after");
 }
@@ -196,16 +197,17 @@ TEST(ParserModule, EntryWithParameters) {
 }
 
 TEST(ParserModule, FunctionsPrototypesAndReturns) {
-  const ast::Module m = parse_ok(std::string(kHeader) +
-                                 ".func  (.param .b32 func_retval0) _Z6squarei\n"
-                                 "(\n\t.param .b32 _Z6squarei_param_0\n)\n;\n"
-                                 ".extern .func  (.param .b32 func_retval0) vprintf\n"
-                                 "(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n"
-                                 ".weak .func (.param .align 8 .b8 func_retval0[16]) pair()\n{\nret;\n}\n"
-                                 ".func _Z7nothingv()\n{\n\tret;\n}\n"
-                                 ".func bare .noreturn\n{\n\ttrap;\n}\n"
-                                 ".entry clustered .explicitcluster .reqnctapercluster 2, 1, 1\n"
-                                 ".maxclusterrank 8 .reqntid 128 { ret; }\n");
+  const ast::Module m =
+      parse_ok(std::string(kHeader) +
+               ".func  (.param .b32 func_retval0) _Z6squarei\n"
+               "(\n\t.param .b32 _Z6squarei_param_0\n)\n;\n"
+               ".extern .func  (.param .b32 func_retval0) vprintf\n"
+               "(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n"
+               ".weak .func (.param .align 8 .b8 func_retval0[16]) pair()\n{\nret;\n}\n"
+               ".func _Z7nothingv()\n{\n\tret;\n}\n"
+               ".func bare .noreturn\n{\n\ttrap;\n}\n"
+               ".entry clustered .explicitcluster .reqnctapercluster 2, 1, 1\n"
+               ".maxclusterrank 8 .reqntid 128 { ret; }\n");
   ASSERT_EQ(m.functions.size(), 6u);
   const ast::Function& proto = m.functions[0];
   EXPECT_FALSE(proto.is_entry);

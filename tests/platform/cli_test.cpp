@@ -1,0 +1,189 @@
+// Runs the built gpusoc program: output, exit status and the one-line errors.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/unit/common/temp_dir.h"
+
+namespace gpusoc::platform {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+using ::testing::MatchesRegex;
+using ::testing::StartsWith;
+
+const std::string kConfigDir = GPUSOC_CONFIG_DIR;
+
+// The parameters the GPU structure and clocks are described by (platform/gpu_spec.cpp).
+const std::set<std::string> kGpuSpecParameters{"gpu.gpcs",
+                                               "gpu.tpcs_per_gpc",
+                                               "gpu.sms_per_tpc",
+                                               "sm.sp_cores",
+                                               "sm.sfus",
+                                               "sm.warp_size",
+                                               "sm.max_threads",
+                                               "sm.max_ctas",
+                                               "sm.registers",
+                                               "sm.shared_memory_bytes",
+                                               "sm.max_threads_per_cta",
+                                               "sm.max_shared_per_cta",
+                                               "sm.stack_bytes_per_thread",
+                                               "clock.shader_mhz",
+                                               "clock.core_mhz",
+                                               "clock.memory_mhz",
+                                               "memory.partitions",
+                                               "memory.bus_width_bits",
+                                               "memory.data_rate",
+                                               "memory.type",
+                                               "memory.capacity_bytes"};
+
+struct Outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  Outcome gpusoc(const std::string& args) {
+    const std::string out = dir.file("stdout");
+    const std::string err = dir.file("stderr");
+    const std::string command =
+        std::string(GPUSOC_BINARY) + " " + args + " >'" + out + "' 2>'" + err + "'";
+    const int raw = std::system(command.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, testing::read_file(out),
+            testing::read_file(err)};
+  }
+
+  testing::TempDir dir;
+};
+
+// "a.b.c" for every leaf of a nested JSON object.
+void collect_names(const nlohmann::json& node, const std::string& prefix,
+                   std::set<std::string>& out) {
+  for (const auto& [key, value] : node.items()) {
+    const std::string name = prefix.empty() ? key : prefix + "." + key;
+    if (value.is_object()) {
+      collect_names(value, name, out);
+    } else {
+      out.insert(name);
+    }
+  }
+}
+
+TEST_F(CliTest, ConfigDumpPrintsTheEffectiveConfiguration) {
+  const Outcome result =
+      gpusoc("config dump --config " + kConfigDir + "/small.json --set sm.warp_size=32");
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  const nlohmann::json dump = nlohmann::json::parse(result.out);
+  EXPECT_EQ(dump["gpu"]["gpcs"], 1);
+  EXPECT_EQ(dump["gpu"]["tpcs_per_gpc"], 1);
+  EXPECT_EQ(dump["gpu"]["sms_per_tpc"], 2);
+  EXPECT_EQ(dump["memory"]["partitions"], 2);
+  EXPECT_EQ(dump["memory"]["type"], "GDDR3");  // from the included tesla-8800gtx.json
+  EXPECT_EQ(dump["clock"]["shader_mhz"], 1350.0);
+  EXPECT_EQ(dump["sm"]["warp_size"], 32);
+}
+
+TEST_F(CliTest, SetOverridesTheConfigFile) {
+  const Outcome result =
+      gpusoc("config dump --config " + kConfigDir + "/small.json --set sm.warp_size=16");
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(nlohmann::json::parse(result.out)["sm"]["warp_size"], 16);
+}
+
+TEST_F(CliTest, DumpLoadsBackToTheSameConfiguration) {
+  const Outcome first = gpusoc("config dump --config " + kConfigDir + "/tesla-8800gtx.json");
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string saved = dir.write("saved.json", first.out);
+  const Outcome second = gpusoc("config dump --config " + saved);
+  EXPECT_EQ(second.out, first.out);
+}
+
+TEST_F(CliTest, AnUnknownKeyIsOneErrorLineWithASuggestion) {
+  const Outcome result = gpusoc("config dump --set sm.warpsize=32");
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(
+      result.err,
+      "gpusoc: error: --set: unknown parameter 'sm.warpsize' (did you mean 'sm.warp_size'?)\n");
+}
+
+TEST_F(CliTest, AnUnknownKeyInAFileNamesTheFile) {
+  const std::string file = dir.write(
+      "typo.json", R"({"include": ")" + kConfigDir + R"(/small.json", "sm": {"sfu": 4}})");
+  const Outcome result = gpusoc("config dump --config " + file);
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err,
+            "gpusoc: error: " + file + ": unknown parameter 'sm.sfu' (did you mean 'sm.sfus'?)\n");
+}
+
+TEST_F(CliTest, ABadValueIsOneErrorLine) {
+  const Outcome result = gpusoc("config dump --set sm.warp_size=24");
+  EXPECT_EQ(result.status, 1);
+  EXPECT_EQ(result.err, "gpusoc: error: --set: sm.warp_size = 24 is not a power of two\n");
+}
+
+TEST_F(CliTest, UsageErrorsExitWithTwo) {
+  for (const char* args : {"config dump --frmat x", "config dupm", "config dump --log-level loud",
+                           "config dump --stats-out stats.xml", "config doc --format html"}) {
+    const Outcome result = gpusoc(args);
+    EXPECT_EQ(result.status, 2) << args;
+    EXPECT_THAT(result.err, MatchesRegex("gpusoc: error: [^\n]+\n")) << args;
+    EXPECT_EQ(result.out, "") << args;
+  }
+}
+
+TEST_F(CliTest, HelpListsTheCommands) {
+  const Outcome result = gpusoc("--help");
+  EXPECT_EQ(result.status, 0);
+  EXPECT_THAT(result.out, StartsWith("usage: gpusoc <command> [options] [args]\n"));
+  EXPECT_THAT(result.out, HasSubstr("\n  config dump "));
+  EXPECT_THAT(result.out, HasSubstr("\n  config doc "));
+  EXPECT_THAT(result.out, HasSubstr("--stats-out FILE"));
+  EXPECT_EQ(gpusoc("help").out, result.out);
+  EXPECT_THAT(gpusoc("help config doc").out, StartsWith("usage: gpusoc config doc [options]\n"));
+}
+
+TEST_F(CliTest, ConfigDocListsEveryRegisteredParameter) {
+  const Outcome dump = gpusoc("config dump");
+  const Outcome doc = gpusoc("config doc");
+  ASSERT_EQ(doc.status, 0) << doc.err;
+  std::set<std::string> dumped;
+  collect_names(nlohmann::json::parse(dump.out), "", dumped);
+  std::set<std::string> documented;
+  std::istringstream lines(doc.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_THAT(line, StartsWith("NAME "));
+  while (std::getline(lines, line)) documented.insert(line.substr(0, line.find(' ')));
+  EXPECT_EQ(documented, dumped);
+  EXPECT_THAT(documented, IsSupersetOf(kGpuSpecParameters));
+}
+
+TEST_F(CliTest, CommittedParameterReferenceIsCurrent) {
+  const Outcome doc = gpusoc("config doc --format markdown");
+  ASSERT_EQ(doc.status, 0) << doc.err;
+  EXPECT_EQ(testing::read_file(std::string(GPUSOC_SOURCE_DIR) + "/docs/parameters.md"), doc.out)
+      << "docs/parameters.md is stale; regenerate it with\n"
+         "  build/platform/gpusoc config doc --format markdown > docs/parameters.md";
+}
+
+TEST_F(CliTest, StatisticsAreWrittenWhereAsked) {
+  const std::string stats = dir.file("stats.json");
+  const Outcome result = gpusoc("config dump --stats-out " + stats);
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(testing::read_file(stats), "{}\n");
+}
+
+}  // namespace
+}  // namespace gpusoc::platform
