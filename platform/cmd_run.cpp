@@ -8,6 +8,7 @@
 #include "models/common/error.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
+#include "models/common/stats_report.h"
 #include "platform/command.h"
 #include "platform/gpu_spec.h"
 #include "sw/apps/suite.h"
@@ -21,7 +22,6 @@ struct FunctionalStats : StatGroup {
   Counter thread_instructions{*this, "thread_instructions", "instructions",
                               "instructions summed over the threads that executed them"};
   Counter ctas{*this, "ctas", "CTAs", "CTAs run"};
-  Scalar wall_s{*this, "wall_s", "s", "host time spent in kernel launches"};
   Formula simd_efficiency{*this, "simd_efficiency", "ratio",
                           "thread instructions per warp instruction, over the warp size", [this] {
                             return warp_instructions.value()
@@ -70,9 +70,9 @@ int run(const CommandContext& ctx) {
   stats.warp_instructions += result.stats.warp_instructions;
   stats.thread_instructions += result.stats.thread_instructions;
   stats.ctas += result.stats.ctas;
-  stats.wall_s.set(result.kernel_wall_s);
-  std::cout << result.summary << "\n"
+  std::cout << stats_summary(ctx.stats) << result.summary << "\n"
             << (result.verified ? "PASSED" : "FAILED") << ": " << app->name << "\n";
+  ctx.write_stats();
   return result.verified ? 0 : 1;
 }
 

@@ -22,10 +22,9 @@ std::size_t word_count(const std::string& name) {
   return static_cast<std::size_t>(std::count(name.begin(), name.end(), ' ')) + 1;
 }
 
-// The longest command named by the leading words; sets `used` to its word count.
-const Command& resolve(const std::vector<std::string>& words, const CommandRegistry& commands,
-                       std::size_t& used) {
-  for (used = words.size(); used > 0; --used) {
+// The longest command named by the leading words.
+const Command& resolve(const std::vector<std::string>& words, const CommandRegistry& commands) {
+  for (std::size_t used = words.size(); used > 0; --used) {
     if (const Command* command = commands.find(join(words, used))) return *command;
   }
   std::vector<std::string> subcommands;
@@ -117,15 +116,13 @@ CommandLine parse_command_line(const std::vector<std::string>& tokens,
   }
   if (words[0] == "help") {
     line.help = true;
-    std::size_t used = 0;
     if (words.size() > 1) {
-      line.command =
-          &resolve(std::vector<std::string>(words.begin() + 1, words.end()), commands, used);
+      line.command = &resolve(std::vector<std::string>(words.begin() + 1, words.end()), commands);
     }
     return line;
   }
-  std::size_t used = 0;
-  line.command = &resolve(words, commands, used);
+  line.command = &resolve(words, commands);
+  const std::size_t used = word_count(line.command->name());
   OptionValues values;  // global and command options together, split below
   bool positional_only = false;
   for (std::size_t i = used; i < tokens.size(); ++i) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,6 +48,14 @@ class Scopes {
   };
   std::vector<Frame> frames_{1};
 };
+
+/// A float literal (f32 bits when written 0f..., f64 bits otherwise) as a value of `target`:
+/// f32 bits for F32 and 4-byte bit types, f64 bits for F64 and 8-byte bit types; nullopt when
+/// the type cannot hold a float.
+std::optional<uint64_t> float_literal_bits(uint64_t bits, bool is_f32, ScalarType target);
+/// An integer literal as a value of `target`: converted numerically for F32/F64, else its
+/// two's-complement bits.
+uint64_t int_literal_bits(int64_t value, ScalarType target);
 
 /// Module-scope names and the layout decided for them.
 struct ModuleSymbols {

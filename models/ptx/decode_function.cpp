@@ -251,42 +251,14 @@ class FunctionDecoder {
   bool immediate(const ast::Operand& o, const Inst& in, Operand& out) {
     out.kind = Operand::Kind::Imm;
     const ScalarType t = literal_type(in);
-    const unsigned size = type_size(t);
     if (o.kind == ast::Operand::Kind::IntImmediate) {
-      out.imm = uint64_t(o.int_value);
-      if (t == ScalarType::F32) {
-        float f = float(o.int_value);
-        uint32_t b;
-        std::memcpy(&b, &f, 4);
-        out.imm = b;
-      } else if (t == ScalarType::F64) {
-        double d = double(o.int_value);
-        std::memcpy(&out.imm, &d, 8);
-      }
+      out.imm = int_literal_bits(o.int_value, t);
       return true;
     }
-    double value;
-    if (o.float_is_f32) {
-      float f;
-      uint32_t b = uint32_t(o.float_bits);
-      std::memcpy(&f, &b, 4);
-      value = f;
-    } else {
-      std::memcpy(&value, &o.float_bits, 8);
-    }
-    if (size == 4 && (t == ScalarType::F32 || is_bits(t) || o.float_is_f32)) {
-      if (o.float_is_f32) {
-        out.imm = uint32_t(o.float_bits);
-      } else {
-        float f = float(value);
-        uint32_t b;
-        std::memcpy(&b, &f, 4);
-        out.imm = b;
-      }
-      return true;
-    }
-    if (size == 8 && (t == ScalarType::F64 || is_bits(t))) {
-      std::memcpy(&out.imm, &value, 8);
+    // A 0f literal also feeds 32-bit integer operands as raw bits.
+    const ScalarType as = o.float_is_f32 && type_size(t) == 4 ? ScalarType::B32 : t;
+    if (const auto b = float_literal_bits(o.float_bits, o.float_is_f32, as)) {
+      out.imm = *b;
       return true;
     }
     error(o, "a floating-point literal cannot be used with type ." + std::string(to_string(t)));

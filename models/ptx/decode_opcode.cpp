@@ -22,8 +22,8 @@ const std::unordered_map<std::string_view, OpcodeEntry>& opcode_table() {
       {"mad24", {Op::Mad24, 3, 3}},    {"sad", {Op::Sad, 3, 3}},
       {"fma", {Op::Fma, 3, 3}},        {"div", {Op::Div, 2, 2}},
       {"rem", {Op::Rem, 2, 2}},        {"abs", {Op::Abs, 1, 1}},
-      {"neg", {Op::Neg, 1, 1}},        {"min", {Op::Min, 2, 2}},
-      {"max", {Op::Max, 2, 2}},        {"addc", {Op::Add, 2, 2, kCarryIn}},
+      {"neg", {Op::Neg, 1, 1}},        {"min", {Op::Min, 2, 3}},
+      {"max", {Op::Max, 2, 3}},        {"addc", {Op::Add, 2, 2, kCarryIn}},
       {"subc", {Op::Sub, 2, 2, kCarryIn}}, {"madc", {Op::Mad, 3, 3, kCarryIn}},
       {"setp", {Op::Setp, 2, 3}},      {"set", {Op::Set, 2, 3}},
       {"selp", {Op::Selp, 3, 3}},      {"slct", {Op::Slct, 3, 3}},
@@ -197,7 +197,7 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
         continue;
       }
     }
-    if (is_mul && (w == "lo" || w == "hi" || w == "wide")) {
+    if ((is_mul || in.op == Op::Dp2a) && (w == "lo" || w == "hi" || w == "wide")) {
       in.sub = uint8_t(w == "lo" ? MulMode::Lo : w == "hi" ? MulMode::Hi : MulMode::Wide);
       continue;
     }
@@ -272,7 +272,7 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
       if (w == "try_wait") { in.op = Op::MbarTestWait; shape.is_mbarrier_try = true; continue; }
       if (w == "parity") return bad();
     }
-    if (in.op == Op::Min || in.op == Op::Max) {
+    if (in.op == Op::Min || in.op == Op::Max || in.op == Op::Redux) {
       if (w == "abs") { in.flags |= kAbsInput; continue; }
     }
     if (auto f = lookup(kFlagWords, w)) {
@@ -295,6 +295,9 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
       break;
     case Op::Set:
       if (num_types != 2) { error = "set needs a destination and a source type"; return false; }
+      break;
+    case Op::Slct:
+      if (num_types != 2) { error = "slct needs a value type and a selector type"; return false; }
       break;
     case Op::Dp4a: case Op::Dp2a:
       if (num_types != 2) { error = opc + " needs two source types"; return false; }

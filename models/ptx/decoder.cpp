@@ -24,6 +24,48 @@ const detail::Symbol* detail::Scopes::find_symbol(const std::string& name) const
   return nullptr;
 }
 
+std::optional<uint64_t> detail::float_literal_bits(uint64_t bits, bool is_f32, ScalarType target) {
+  double value;
+  if (is_f32) {
+    float f;
+    const uint32_t b = uint32_t(bits);
+    std::memcpy(&f, &b, 4);
+    value = f;
+  } else {
+    std::memcpy(&value, &bits, 8);
+  }
+  const unsigned size = type_size(target);
+  if (size == 4 && (target == ScalarType::F32 || is_bits(target))) {
+    if (is_f32) return uint32_t(bits);
+    const float f = float(value);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  if (size == 8 && (target == ScalarType::F64 || is_bits(target))) {
+    uint64_t b;
+    std::memcpy(&b, &value, 8);
+    return b;
+  }
+  return std::nullopt;
+}
+
+uint64_t detail::int_literal_bits(int64_t value, ScalarType target) {
+  if (target == ScalarType::F32) {
+    const float f = float(value);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  if (target == ScalarType::F64) {
+    const double d = double(value);
+    uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+  }
+  return uint64_t(value);
+}
+
 int Program::find_function(const std::string& name) const {
   for (size_t i = 0; i < functions.size(); ++i) {
     if (functions[i].name == name) return int(i);
@@ -52,43 +94,16 @@ std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSy
     uint64_t bits = 0;
     switch (v.kind) {
       case ast::InitValue::Kind::Int:
-        bits = uint64_t(v.int_value);
-        if (type_size(d.type) == 4 && d.type == ScalarType::F32) {
-          float f = float(v.int_value);
-          uint32_t b;
-          std::memcpy(&b, &f, 4);
-          bits = b;
-        } else if (d.type == ScalarType::F64) {
-          double f = double(v.int_value);
-          std::memcpy(&bits, &f, 8);
-        }
+        bits = detail::int_literal_bits(v.int_value, d.type);
         break;
       case ast::InitValue::Kind::Float: {
-        if (d.type == ScalarType::F32 || elem == 4) {
-          float f;
-          if (v.float_is_f32) {
-            uint32_t b = uint32_t(v.float_bits);
-            std::memcpy(&f, &b, 4);
-          } else {
-            double dv;
-            std::memcpy(&dv, &v.float_bits, 8);
-            f = float(dv);
-          }
-          uint32_t b;
-          std::memcpy(&b, &f, 4);
-          bits = b;
-        } else {
-          double dv;
-          if (v.float_is_f32) {
-            float f;
-            uint32_t b = uint32_t(v.float_bits);
-            std::memcpy(&f, &b, 4);
-            dv = f;
-          } else {
-            std::memcpy(&dv, &v.float_bits, 8);
-          }
-          std::memcpy(&bits, &dv, 8);
+        const auto b = detail::float_literal_bits(v.float_bits, v.float_is_f32, d.type);
+        if (!b) {
+          diags.error(d.loc, "a floating-point initializer cannot have type ." +
+                                 std::string(to_string(d.type)));
+          continue;
         }
+        bits = *b;
         break;
       }
       case ast::InitValue::Kind::SymbolAddress: {
@@ -112,7 +127,7 @@ std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSy
 }
 
 void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlacement& placement,
-                   Diagnostics& diags) {
+                   Diagnostics& diags, Program& program) {
   for (const ast::VarDecl& d : m.globals) {
     detail::Symbol sym;
     sym.space = d.space;
@@ -124,6 +139,7 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
       case StateSpace::Const: {
         sym.offset = placement.allocate(sym.size ? sym.size : 1, align);
         syms.symbols[d.name] = sym;
+        program.globals.push_back(GlobalVariable{d.name, sym.offset, sym.size});
         placement.write(sym.offset, initial_bytes(d, syms, diags));
         continue;
       }
@@ -173,14 +189,14 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     syms.symbols[f.name] = sym;
     program->functions.push_back(std::move(out));
   }
-  place_globals(module, syms, placement, diags);
+  place_globals(module, syms, placement, diags, *program);
   // Shared declarations inside function bodies are module-wide in the functional model too.
   for (const ast::Function& f : module.functions) {
     for (const ast::Statement& st : f.body) {
       if (st.kind != ast::Statement::Kind::Declaration || st.decl.space != StateSpace::Shared) continue;
       ast::Module one;
       one.globals.push_back(st.decl);
-      place_globals(one, syms, placement, diags);
+      place_globals(one, syms, placement, diags, *program);
     }
   }
   program->module_local_bytes = uint32_t(align_up(syms.module_local_bytes, 16));

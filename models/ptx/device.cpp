@@ -35,6 +35,14 @@ Kernel Module::kernel(std::string_view name) const {
                                 name, list.empty() ? "none" : list));
 }
 
+std::pair<DevicePtr, uint64_t> Module::global(std::string_view name) const {
+  for (const GlobalVariable& g : program_->globals) {
+    if (g.name == name) return {g.address, g.size};
+  }
+  throw LaunchError(fmt::format("module '{}' has no .global or .const variable '{}'",
+                                program_->file, name));
+}
+
 std::vector<std::string> Module::kernel_names() const {
   std::vector<std::string> names;
   for (const Function& f : program_->functions) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gpusoc::ptx {
@@ -31,7 +32,8 @@ struct DeviceOptions {
   uint32_t max_shared_bytes_per_cta = 48 * 1024; // static + dynamic
   uint32_t stack_bytes_per_thread = 1024;        // local memory: frames, depots, call parameters
   uint64_t device_memory_bytes = 4ull << 30;     // what malloc may hand out
-  /// Device printf output, one call per printf; by default it goes to the "ptx.printf" logger.
+  /// Device printf output: one call per printf per thread, with the whole formatted text
+  /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;
 };
 
@@ -79,6 +81,9 @@ class Module {
   /// Throws LaunchError naming the module and listing its kernels when `name` is not one of them.
   Kernel kernel(std::string_view name) const;
   std::vector<std::string> kernel_names() const;
+  /// Address and size of a module-scope .global or .const variable (cuModuleGetGlobal);
+  /// throws LaunchError naming the module when there is none of that name.
+  std::pair<DevicePtr, uint64_t> global(std::string_view name) const;
   const Program& program() const { return *program_; }
 
  private:

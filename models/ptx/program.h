@@ -59,10 +59,18 @@ class Function {
   uint32_t maxntid[3] = {0, 0, 0};
 };
 
+/// A module-scope .global or .const variable and where it was placed in device memory.
+struct GlobalVariable {
+  std::string name;
+  uint64_t address = 0;
+  uint64_t size = 0;
+};
+
 class Program {
  public:
   std::string file;
   std::vector<Function> functions;
+  std::vector<GlobalVariable> globals;
   uint32_t module_local_bytes = 0;        // module-scope .local variables, per thread, frame 0
 
   /// Index of the named function, or -1.

@@ -35,38 +35,6 @@ std::string_view strip_dot(std::string_view word) {
 
 }  // namespace
 
-unsigned type_size(ScalarType t) {
-  switch (t) {
-    case ScalarType::None:
-      return 0;
-    case ScalarType::B8:
-    case ScalarType::U8:
-    case ScalarType::S8:
-    case ScalarType::Pred:
-      return 1;
-    case ScalarType::B16:
-    case ScalarType::U16:
-    case ScalarType::S16:
-    case ScalarType::F16:
-    case ScalarType::BF16:
-      return 2;
-    case ScalarType::B32:
-    case ScalarType::U32:
-    case ScalarType::S32:
-    case ScalarType::F32:
-    case ScalarType::F16x2:
-    case ScalarType::BF16x2:
-      return 4;
-    case ScalarType::B64:
-    case ScalarType::U64:
-    case ScalarType::S64:
-    case ScalarType::F64:
-      return 8;
-    case ScalarType::B128:
-      return 16;
-  }
-  return 0;
-}
 
 bool is_signed(ScalarType t) {
   return t == ScalarType::S8 || t == ScalarType::S16 || t == ScalarType::S32 ||

@@ -1,6 +1,4 @@
 // Runs the built gpusoc program: output, exit status and the one-line errors.
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -10,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/unit/common/temp_dir.h"
+#include "tests/platform/gpusoc_process.h"
 
 namespace gpusoc::platform {
 namespace {
@@ -45,26 +43,7 @@ const std::set<std::string> kGpuSpecParameters{"gpu.gpcs",
                                                "memory.type",
                                                "memory.capacity_bytes"};
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-class CliTest : public ::testing::Test {
- protected:
-  Outcome gpusoc(const std::string& args) {
-    const std::string out = dir.file("stdout");
-    const std::string err = dir.file("stderr");
-    const std::string command =
-        std::string(GPUSOC_BINARY) + " " + args + " >'" + out + "' 2>'" + err + "'";
-    const int raw = std::system(command.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, testing::read_file(out),
-            testing::read_file(err)};
-  }
-
-  testing::TempDir dir;
-};
+using CliTest = GpusocProcessTest;
 
 // "a.b.c" for every leaf of a nested JSON object.
 void collect_names(const nlohmann::json& node, const std::string& prefix,

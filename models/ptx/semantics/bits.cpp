@@ -211,8 +211,8 @@ inline int32_t element(uint32_t v, unsigned i) {
   return E(v >> (8 * sizeof(E) * i));
 }
 
-// dp4a / dp2a: c plus the dot product of a's and b's packed elements, mod 2^32. dp2a takes
-// a's two 16-bit elements against bytes 0-1 (.lo) or 2-3 (.hi) of b.
+// dp4a / dp2a (`type` is a's type, `type2` b's): c plus the dot product of a's and b's packed
+// elements, mod 2^32. dp2a takes a's two 16-bit elements against bytes 0-1 (.lo) or 2-3 (.hi) of b.
 template <class A, class B, unsigned kBOffset>
 void dot(const Inst& in, ExecContext& ctx) {
   constexpr unsigned kN = 4 / sizeof(A);
@@ -233,7 +233,8 @@ void dot(const Inst& in, ExecContext& ctx) {
   });
 }
 
-// vabsdiff4: per-byte |a - b|; with .add, their sum plus c, otherwise packed into d.
+// vabsdiff4: per-byte |a - b|; with .add, their sum plus c, otherwise packed into d. `type` is
+// the destination type and `type2` the source type (a and b alike).
 template <class E, bool kAdd>
 void vabsdiff4(const Inst& in, ExecContext& ctx) {
   const bool signed_d = in.type == ScalarType::S32;
@@ -257,8 +258,8 @@ ExecFn select_dot(const Inst& in, std::string& why) {
   const bool sa = in.type == ScalarType::S32, sb = in.type2 == ScalarType::S32;
   if (in.op == Op::Vabsdiff4) {
     if (in.sub > 1) return reject(why, in, "unknown mode");
-    if (in.sub) return sa ? &vabsdiff4<int8_t, true> : &vabsdiff4<uint8_t, true>;
-    return sa ? &vabsdiff4<int8_t, false> : &vabsdiff4<uint8_t, false>;
+    if (in.sub) return sb ? &vabsdiff4<int8_t, true> : &vabsdiff4<uint8_t, true>;
+    return sb ? &vabsdiff4<int8_t, false> : &vabsdiff4<uint8_t, false>;
   }
   if (in.op == Op::Dp4a) {
     if (sa) return sb ? &dot<int8_t, int8_t, 0> : &dot<int8_t, uint8_t, 0>;

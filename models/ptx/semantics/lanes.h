@@ -158,36 +158,7 @@ inline ExecFn dispatch_bool(bool b, F&& f) {
 
 // Small type predicates (constexpr, so they also serve templates).
 constexpr unsigned bit_width(ScalarType t) {
-  switch (t) {
-    case ScalarType::B8:
-    case ScalarType::U8:
-    case ScalarType::S8:
-      return 8;
-    case ScalarType::B16:
-    case ScalarType::U16:
-    case ScalarType::S16:
-    case ScalarType::F16:
-    case ScalarType::BF16:
-      return 16;
-    case ScalarType::B32:
-    case ScalarType::U32:
-    case ScalarType::S32:
-    case ScalarType::F32:
-    case ScalarType::F16x2:
-    case ScalarType::BF16x2:
-      return 32;
-    case ScalarType::B64:
-    case ScalarType::U64:
-    case ScalarType::S64:
-    case ScalarType::F64:
-      return 64;
-    case ScalarType::B128:
-      return 128;
-    case ScalarType::Pred:
-      return 1;
-    default:
-      return 0;
-  }
+  return t == ScalarType::Pred ? 1 : type_size(t) * 8;
 }
 constexpr bool is_int_type(ScalarType t) {
   return t >= ScalarType::B8 && t <= ScalarType::S64 && t != ScalarType::B128;

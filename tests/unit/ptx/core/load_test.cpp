@@ -82,6 +82,19 @@ TEST(Load, CallToUnknownExternalFunctionIsRejected) {
   EXPECT_NE(d[0].message.find("external function 'malloc'"), std::string::npos) << d[0].message;
 }
 
+TEST(Load, LessCommonFormsDecode) {
+  // Forms whose modifiers the decoder must route to the semantics: dp2a's half selector,
+  // slct's selector type, vabsdiff4's three types.
+  auto d = load_errors(module(std::string(kKernelHead) +
+                              "  dp2a.lo.u32.u32 %r0, %r1, %r2, %r3;\n"
+                              "  slct.s32.f32 %r0, %r1, %r2, %r3;\n"
+                              "  vabsdiff4.u32.u32.u32.add %r0, %r1, %r2, %r3;\n"
+                              "  ret;\n}\n"));
+  std::string all;
+  for (const auto& x : d) all += x.to_string() + "\n";
+  EXPECT_TRUE(d.empty()) << all;
+}
+
 TEST(Load, MissingFileIsADiagnostic) {
   FunctionalDevice dev;
   try {
@@ -122,6 +135,15 @@ TEST(Load, ModuleVariablesAreInitialized) {
   EXPECT_EQ(words[0], 7u + 9u);
   auto d = dev.download<double>(out + 8, 1);
   EXPECT_EQ(d[0], 2.0);
+  // The host sees and changes module variables through their addresses.
+  const auto [table, bytes] = m.global("table");
+  EXPECT_EQ(bytes, 12u);
+  EXPECT_EQ(dev.download<uint32_t>(table, 3), (std::vector<uint32_t>{7, 8, 9}));
+  dev.copy_to_device(table + 8, std::vector<uint32_t>{100}.data(), 4);
+  dev.launch(m.kernel("copy"), Dim3(1), Dim3(1), out);
+  EXPECT_EQ(dev.download<uint32_t>(out, 1)[0], 107u);
+  EXPECT_EQ(m.global("scale").second, 8u);
+  EXPECT_THROW(m.global("missing"), LaunchError);
 }
 
 TEST(Launch, UnknownKernelListsTheKernels) {

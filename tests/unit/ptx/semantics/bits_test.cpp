@@ -224,10 +224,13 @@ TEST(Bits, Vabsdiff4) {
   EXPECT_EQ(eval(add, {0x0403c801u, 0x04ff0605u, 10}), 10u + 4 + 194 + 252);
   const Inst simd = I(Op::Vabsdiff4, T::U32).type2(T::U32).dsts(1).srcs(3);
   EXPECT_EQ(eval(simd, {0x0403c801u, 0x04ff0605u, 0}), 0x00fcc204u);
-  // Signed bytes: |-128 - 127| = 255.
-  EXPECT_EQ(eval(I(Op::Vabsdiff4, T::S32).type2(T::S32).sub(1).dsts(1).srcs(3),
+  // Signed source bytes (type2): |-128 - 127| = 255; the .s32 destination sign-extends.
+  EXPECT_EQ(eval(I(Op::Vabsdiff4, T::U32).type2(T::S32).sub(1).dsts(1).srcs(3),
                  {0x00000080u, 0x0000007fu, 0}),
             255u);
+  EXPECT_EQ(eval(I(Op::Vabsdiff4, T::S32).type2(T::U32).sub(1).dsts(1).srcs(3),
+                 {0x00000080u, 0x0000007fu, 0x80000000u}),
+            s32(int32_t(0x80000001u)));
 }
 
 }  // namespace

@@ -110,7 +110,9 @@ TEST(Select, LanesOutsideExecAreNeverWritten) {
     run(common_forms()[i], w);
     for (uint32_t r = 0; r < kNumRegs; ++r) {
       for (unsigned l = 0; l < kWarpSize; ++l) {
-        if (!((w.ctx.exec >> l) & 1)) EXPECT_EQ(w.at(r, l), kPoison) << "form " << i << " r" << r;
+        if (!((w.ctx.exec >> l) & 1)) {
+          EXPECT_EQ(w.at(r, l), kPoison) << "form " << i << " r" << r;
+        }
       }
     }
   }

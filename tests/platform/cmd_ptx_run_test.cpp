@@ -1,0 +1,91 @@
+// `gpusoc ptx check` and `gpusoc run`, through the built program.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "tests/platform/gpusoc_process.h"
+
+namespace gpusoc::platform {
+namespace {
+
+using ::testing::HasSubstr;
+using CommandsTest = GpusocProcessTest;
+
+const std::string kKernels = GPUSOC_KERNEL_DIR;
+const std::string kConfigs = GPUSOC_CONFIG_DIR;
+
+TEST_F(CommandsTest, PtxCheckAcceptsTheSuite) {
+  const Outcome r = gpusoc("ptx check " + kKernels + "/sgemm.ptx " + kKernels + "/printf.ptx");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("sgemm.ptx: ok (2 kernels: sgemm_naive, sgemm_tiled)"));
+  EXPECT_THAT(r.out, HasSubstr("printf.ptx: ok (1 kernel: printf_values)"));
+}
+
+TEST_F(CommandsTest, PtxCheckReportsEveryProblemWithItsPlace) {
+  const std::string bad = dir.write("bad.ptx", R"(.version 8.5
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<3>;
+  cp.async.ca.shared.global [%r1], [%r2], 4;
+  add.s32 %r1, %r2, %nowhere;
+  bra $L_missing;
+  ret;
+}
+)");
+  const Outcome r = gpusoc("ptx check " + bad + " " + kKernels + "/saxpy.ptx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr(bad + ":7:3: error: unsupported instruction 'cp'"));
+  EXPECT_THAT(r.err, HasSubstr(bad + ":8:21: error: undefined register '%nowhere'"));
+  EXPECT_THAT(r.err, HasSubstr(bad + ":9:7: error: undefined label '$L_missing'"));
+  EXPECT_THAT(r.err, HasSubstr(bad + ": 3 problems"));
+  EXPECT_THAT(r.out, HasSubstr("saxpy.ptx: ok"));  // later files are still checked
+}
+
+TEST_F(CommandsTest, PtxCheckOfAMissingFileFails) {
+  const Outcome r = gpusoc("ptx check /nonexistent.ptx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent.ptx"));
+  EXPECT_THAT(r.err, HasSubstr("cannot open file"));
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST_F(CommandsTest, RunVerifiesAndWritesIdenticalStatisticsEachTime) {
+  const std::string first = dir.file("first.json"), second = dir.file("second.json");
+  const std::string args = "run sgemm_tiled --size 40 --config " + kConfigs + "/small.json --stats-out ";
+  const Outcome a = gpusoc(args + first);
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_THAT(a.out, HasSubstr("PASSED: sgemm_tiled"));
+  EXPECT_THAT(a.out, HasSubstr("gpu.functional.warp_instructions"));  // the summary table
+  ASSERT_EQ(gpusoc(args + second).status, 0);
+  const nlohmann::json stats = read_json(first);
+  // 3x3 CTAs of 16x16 threads for a 40x40 matrix.
+  EXPECT_EQ(stats["gpu"]["functional"]["ctas"]["value"], 9);
+  EXPECT_GT(stats["gpu"]["functional"]["warp_instructions"]["value"].get<uint64_t>(), 0u);
+  EXPECT_EQ(stats, read_json(second));
+}
+
+TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
+  Outcome r = gpusoc("run no_such_app");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown app 'no_such_app' (apps: vector_add"));
+  r = gpusoc("run saxpy --size 12x");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("--size '12x': expected a positive integer"));
+}
+
+TEST_F(CommandsTest, RunNeeds32ThreadWarps) {
+  const Outcome r = gpusoc("run saxpy --set sm.warp_size=16 --set sm.max_threads=768");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("sm.warp_size is 16"));
+}
+
+}  // namespace
+}  // namespace gpusoc::platform
