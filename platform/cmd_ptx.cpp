@@ -16,7 +16,8 @@ int check(const CommandContext& ctx) {
     try {
       const ptx::Module m = device.load_module_file(file);
       const auto kernels = m.kernel_names();
-      std::cout << file << ": ok (" << kernels.size() << " kernel" << (kernels.size() == 1 ? "" : "s");
+      std::cout << file << ": ok (" << kernels.size() << " kernel"
+                << (kernels.size() == 1 ? "" : "s");
       for (size_t i = 0; i < kernels.size(); ++i) std::cout << (i ? ", " : ": ") << kernels[i];
       std::cout << ")\n";
     } catch (const ptx::ModuleLoadError& e) {
@@ -30,7 +31,8 @@ int check(const CommandContext& ctx) {
 }
 
 const CommandRegistration kCheck{
-    Command("ptx check", "parse and load PTX files, reporting every unsupported or invalid line", check)
+    Command("ptx check", "parse and load PTX files, reporting every unsupported or invalid line",
+            check)
         .args("FILE...", 1)};
 
 }  // namespace

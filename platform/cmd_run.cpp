@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "models/common/error.h"
+#include "models/common/logging.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/common/stats_report.h"
@@ -38,6 +39,10 @@ ptx::DeviceOptions device_options(const GpuSpec& spec) {
   o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
   o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
   o.device_memory_bytes = spec.memory.capacity_bytes;
+  // Device printf goes through the host log, one line per printf.
+  o.printf_sink = [log = logger("gpu.printf")](const std::string& text) {
+    log->info("{}", text.size() && text.back() == '\n' ? text.substr(0, text.size() - 1) : text);
+  };
   return o;
 }
 
@@ -82,9 +87,10 @@ std::string app_list() {
   return s;
 }
 
-const CommandRegistration kRun{Command("run", app_list(), run)
-                                   .args("APP", 1, 1)
-                                   .option({"size", "N", "problem size (elements, or matrix order)"})};
+const CommandRegistration kRun{
+    Command("run", app_list(), run)
+        .args("APP", 1, 1)
+        .option({"size", "N", "problem size (elements, or matrix order)"})};
 
 }  // namespace
 }  // namespace gpusoc::platform

@@ -58,7 +58,9 @@ uint8_t* SparseMemory::page_pointer_slow(uint64_t addr) {
   return e.data + (addr & (kPageSize - 1));
 }
 
-void SparseMemory::flush_tlb() { tlb_.fill(TlbEntry{}); }
+void SparseMemory::flush_tlb() {
+  tlb_.fill(TlbEntry{});
+}
 
 template <typename Fn>
 bool SparseMemory::for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn) {
@@ -75,8 +77,8 @@ bool SparseMemory::for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn) {
 
 bool SparseMemory::read(uint64_t addr, void* dst, uint64_t size) {
   auto* out = static_cast<uint8_t*>(dst);
-  return for_each_chunk(addr, size,
-                        [&](uint8_t* p, uint64_t off, uint64_t n) { std::memcpy(out + off, p, n); });
+  return for_each_chunk(
+      addr, size, [&](uint8_t* p, uint64_t off, uint64_t n) { std::memcpy(out + off, p, n); });
 }
 
 bool SparseMemory::write(uint64_t addr, const void* src, uint64_t size) {

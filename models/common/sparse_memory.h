@@ -16,7 +16,8 @@ class SparseMemory {
   static constexpr unsigned kPageBits = 12;
   static constexpr uint64_t kPageSize = uint64_t(1) << kPageBits;
 
-  /// strict: accesses outside mapped ranges fail (page granularity); otherwise every address is valid.
+  /// strict: accesses outside mapped ranges fail (page granularity); otherwise every address is
+  /// valid.
   explicit SparseMemory(bool strict);
   ~SparseMemory();
   SparseMemory(const SparseMemory&) = delete;

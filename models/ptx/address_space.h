@@ -14,7 +14,11 @@ constexpr uint64_t kGlobalBase = 0x0000000200000000ull;
 /// Device functions have addresses (for indirect calls) in a range no data uses.
 constexpr uint64_t kFunctionAddressBase = 0x00007E0000000000ull;
 
-inline bool in_shared_window(uint64_t a) { return a - kSharedWindowBase < kWindowSize; }
-inline bool in_local_window(uint64_t a) { return a - kLocalWindowBase < kWindowSize; }
+inline bool in_shared_window(uint64_t a) {
+  return a - kSharedWindowBase < kWindowSize;
+}
+inline bool in_local_window(uint64_t a) {
+  return a - kLocalWindowBase < kWindowSize;
+}
 
 }  // namespace gpusoc::ptx

@@ -5,8 +5,12 @@
 namespace gpusoc::ptx {
 namespace {
 
-bool ends_function(Op op) { return op == Op::Ret || op == Op::Exit || op == Op::Trap; }
-bool is_guarded(const Inst& in) { return in.guard != kNoReg; }
+bool ends_function(Op op) {
+  return op == Op::Ret || op == Op::Exit || op == Op::Trap;
+}
+bool is_guarded(const Inst& in) {
+  return in.guard != kNoReg;
+}
 
 }  // namespace
 
@@ -37,8 +41,8 @@ void ControlFlowGraph::build_blocks(const std::vector<Inst>& code) {
   for (uint32_t b = 0; b < blocks_.size(); ++b) {
     BasicBlock& bb = blocks_[b];
     const Inst& in = code[bb.last];
-    const bool falls_through = !(ends_function(in.op) && !is_guarded(in)) &&
-                               !(in.op == Op::Bra && !is_guarded(in));
+    const bool falls_through =
+        !(ends_function(in.op) && !is_guarded(in)) && !(in.op == Op::Bra && !is_guarded(in));
     if (in.op == Op::Bra && in.target < n) bb.successors.push_back(block_of_pc_[in.target]);
     if (falls_through) {
       if (bb.last + 1 < n) {

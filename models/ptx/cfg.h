@@ -12,8 +12,8 @@ namespace gpusoc::ptx {
 constexpr uint32_t kNoReconverge = 0xffffffffu;
 
 struct BasicBlock {
-  uint32_t first = 0;  // pc of the first instruction
-  uint32_t last = 0;   // pc of the last instruction
+  uint32_t first = 0;                // pc of the first instruction
+  uint32_t last = 0;                 // pc of the last instruction
   std::vector<uint32_t> successors;  // block indices; the virtual exit is not listed
   bool reaches_exit = false;         // ends in ret/exit/trap, or falls off the end of the code
 };

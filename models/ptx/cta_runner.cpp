@@ -53,9 +53,15 @@ void CtaRunner::release_completed() {
       const Warp::BarrierArrival& a = warps_[w].barrier();
       uint32_t result = 0;
       switch (a.red_op) {
-        case BarRedOp::Popc: result = b.true_lanes; break;
-        case BarRedOp::And: result = b.true_lanes == b.voters; break;
-        case BarRedOp::Or: result = b.true_lanes != 0; break;
+        case BarRedOp::Popc:
+          result = b.true_lanes;
+          break;
+        case BarRedOp::And:
+          result = b.true_lanes == b.voters;
+          break;
+        case BarRedOp::Or:
+          result = b.true_lanes != 0;
+          break;
       }
       warps_[w].release_barrier(result);
     }
@@ -73,8 +79,8 @@ void CtaRunner::deadlock() const {
         launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, id, b.arrived,
         b.expected ? b.expected : live_threads()));
   }
-  throw ExecutionError(fmt::format("kernel '{}': deadlock with no thread able to run",
-                                   launch_.kernel->name));
+  throw ExecutionError(
+      fmt::format("kernel '{}': deadlock with no thread able to run", launch_.kernel->name));
 }
 
 void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {

@@ -20,10 +20,10 @@ class CtaRunner {
 
  private:
   struct Barrier {
-    uint32_t arrived = 0;       // threads
-    uint32_t expected = 0;      // 0: every live thread of the CTA
-    uint32_t voters = 0;        // bar.red: threads that executed the barrier instruction
-    uint32_t true_lanes = 0;    // bar.red: those whose predicate was true
+    uint32_t arrived = 0;           // threads
+    uint32_t expected = 0;          // 0: every live thread of the CTA
+    uint32_t voters = 0;            // bar.red: threads that executed the barrier instruction
+    uint32_t true_lanes = 0;        // bar.red: those whose predicate was true
     std::vector<uint32_t> waiting;  // warp indices
   };
   void arrive(uint32_t warp);

@@ -36,7 +36,9 @@ class Scopes {
   void pop() {
     if (frames_.size() > 1) frames_.pop_back();
   }
-  void declare_register(const std::string& name, RegisterInfo info) { frames_.back().regs[name] = info; }
+  void declare_register(const std::string& name, RegisterInfo info) {
+    frames_.back().regs[name] = info;
+  }
   void declare_symbol(const std::string& name, Symbol sym) { frames_.back().symbols[name] = sym; }
   const RegisterInfo* find_register(const std::string& name) const;
   const Symbol* find_symbol(const std::string& name) const;
@@ -60,7 +62,7 @@ uint64_t int_literal_bits(int64_t value, ScalarType target);
 /// Module-scope names and the layout decided for them.
 struct ModuleSymbols {
   std::unordered_map<std::string, Symbol> symbols;
-  uint32_t shared_bytes = 0;        // all static shared variables, laid out once for the module
+  uint32_t shared_bytes = 0;  // all static shared variables, laid out once for the module
   uint32_t module_local_bytes = 0;
 };
 

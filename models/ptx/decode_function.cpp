@@ -23,7 +23,9 @@ uint32_t variable_align(const ast::VarDecl& d) {
 
 namespace {
 
-uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+uint32_t align_up(uint32_t v, uint32_t a) {
+  return (v + a - 1) / a * a;
+}
 
 struct SpecialName {
   SpecialReg x, y, z;
@@ -63,9 +65,22 @@ std::optional<ClockReg> clock_register(const std::string& name) {
 
 bool has_destination(Op op) {
   switch (op) {
-    case Op::St: case Op::Red: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit:
-    case Op::Trap: case Op::BarSync: case Op::BarArrive: case Op::BarWarpSync: case Op::Membar:
-    case Op::Nanosleep: case Op::MbarInit: case Op::Prefetch: case Op::Nop: case Op::Vprintf:
+    case Op::St:
+    case Op::Red:
+    case Op::Bra:
+    case Op::Call:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap:
+    case Op::BarSync:
+    case Op::BarArrive:
+    case Op::BarWarpSync:
+    case Op::Membar:
+    case Op::Nanosleep:
+    case Op::MbarInit:
+    case Op::Prefetch:
+    case Op::Nop:
+    case Op::Vprintf:
       return false;
     default:
       return true;
@@ -74,13 +89,25 @@ bool has_destination(Op op) {
 
 InstClass core_class(Op op) {
   switch (op) {
-    case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
-    case Op::MbarInit: case Op::MbarArrive: case Op::MbarTestWait:
+    case Op::Ld:
+    case Op::St:
+    case Op::Atom:
+    case Op::Red:
+    case Op::Prefetch:
+    case Op::MbarInit:
+    case Op::MbarArrive:
+    case Op::MbarTestWait:
       return InstClass::Memory;
-    case Op::BarSync: case Op::BarArrive: case Op::BarRed: case Op::BarWarpSync: case Op::Membar:
+    case Op::BarSync:
+    case Op::BarArrive:
+    case Op::BarRed:
+    case Op::BarWarpSync:
+    case Op::Membar:
     case Op::Nanosleep:
       return InstClass::Sync;
-    case Op::Cvta: case Op::MovAddr: case Op::ReadClock:
+    case Op::Cvta:
+    case Op::MovAddr:
+    case Op::ReadClock:
       return InstClass::Int;
     default:
       return InstClass::Control;
@@ -89,9 +116,9 @@ InstClass core_class(Op op) {
 
 // Special registers of PTX that the functional core does not provide.
 bool is_unsupported_special(const std::string& name) {
-  for (const char* prefix : {"%envreg", "%pm", "%cluster", "%ncluster", "%is_explicit_cluster",
-                             "%aggr_smem_size", "%reserved_smem", "%current_graph_exec",
-                             "%globaltimer_", "%total_smem_size_"}) {
+  for (const char* prefix :
+       {"%envreg", "%pm", "%cluster", "%ncluster", "%is_explicit_cluster", "%aggr_smem_size",
+        "%reserved_smem", "%current_graph_exec", "%globaltimer_", "%total_smem_size_"}) {
     if (name.rfind(prefix, 0) == 0) return true;
   }
   return false;
@@ -113,15 +140,24 @@ class FunctionDecoder {
     layout_params();
     for (const ast::Statement& st : fn_.body) {
       switch (st.kind) {
-        case ast::Statement::Kind::BlockBegin: scopes_.push(); break;
-        case ast::Statement::Kind::BlockEnd: scopes_.pop(); break;
-        case ast::Statement::Kind::Declaration: declare(st.decl); break;
+        case ast::Statement::Kind::BlockBegin:
+          scopes_.push();
+          break;
+        case ast::Statement::Kind::BlockEnd:
+          scopes_.pop();
+          break;
+        case ast::Statement::Kind::Declaration:
+          declare(st.decl);
+          break;
         case ast::Statement::Kind::Label:
           if (!labels_.emplace(st.label, uint32_t(out_.code.size())).second)
             diags_.error(st.loc, "label '" + st.label + "' defined twice");
           break;
-        case ast::Statement::Kind::CallPrototype: prototypes_.insert({st.label, 0}); break;
-        case ast::Statement::Kind::Instruction: decode(st.instruction); break;
+        case ast::Statement::Kind::CallPrototype:
+          break;  // indirect calls check at run time
+        case ast::Statement::Kind::Instruction:
+          decode(st.instruction);
+          break;
       }
     }
     for (const auto& [pc, fix] : branch_fixups_) {
@@ -302,8 +338,10 @@ class FunctionDecoder {
           const SpecialName& n = sp->second;
           SpecialReg s = n.x;
           if (n.has_components) {
-            if (o.component == 'y') s = n.y;
-            else if (o.component == 'z') s = n.z;
+            if (o.component == 'y')
+              s = n.y;
+            else if (o.component == 'z')
+              s = n.z;
             else if (o.component != 'x') {
               error(o, "special register '" + o.name + "' needs a component .x, .y or .z");
               return false;
@@ -390,8 +428,10 @@ class FunctionDecoder {
         return false;
       }
       const unsigned part = whole / unsigned(n);
-      in.type2 = part == 1 ? ScalarType::B8 : part == 2 ? ScalarType::B16
-               : part == 4 ? ScalarType::B32 : ScalarType::B64;
+      in.type2 = part == 1   ? ScalarType::B8
+                 : part == 2 ? ScalarType::B16
+                 : part == 4 ? ScalarType::B32
+                             : ScalarType::B64;
     }
     return true;
   }
@@ -443,7 +483,8 @@ class FunctionDecoder {
         diags_.error(ai.loc, "bra needs a label");
         return false;
       }
-      branch_fixups_.push_back({uint32_t(out_.code.size()), {ai.operands[0].name, ai.operands[0].loc}});
+      branch_fixups_.push_back(
+          {uint32_t(out_.code.size()), {ai.operands[0].name, ai.operands[0].loc}});
       return true;
     }
     std::vector<const ast::Operand*> dst, src;
@@ -547,7 +588,6 @@ class FunctionDecoder {
   Scopes scopes_;
   uint32_t frame_bytes_ = 0;
   std::unordered_map<std::string, uint32_t> labels_;
-  std::unordered_map<std::string, int> prototypes_;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourceLoc>>> branch_fixups_;
 };
 

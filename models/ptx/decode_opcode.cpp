@@ -2,6 +2,7 @@
 
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "models/ptx/types.h"
 
@@ -16,45 +17,83 @@ struct OpcodeEntry {
 
 const std::unordered_map<std::string_view, OpcodeEntry>& opcode_table() {
   static const std::unordered_map<std::string_view, OpcodeEntry> table = {
-      {"mov", {Op::Mov, 1, 1}},        {"add", {Op::Add, 2, 2}},
-      {"sub", {Op::Sub, 2, 2}},        {"mul", {Op::Mul, 2, 2}},
-      {"mad", {Op::Mad, 3, 3}},        {"mul24", {Op::Mul24, 2, 2}},
-      {"mad24", {Op::Mad24, 3, 3}},    {"sad", {Op::Sad, 3, 3}},
-      {"fma", {Op::Fma, 3, 3}},        {"div", {Op::Div, 2, 2}},
-      {"rem", {Op::Rem, 2, 2}},        {"abs", {Op::Abs, 1, 1}},
-      {"neg", {Op::Neg, 1, 1}},        {"min", {Op::Min, 2, 3}},
-      {"max", {Op::Max, 2, 3}},        {"addc", {Op::Add, 2, 2, kCarryIn}},
-      {"subc", {Op::Sub, 2, 2, kCarryIn}}, {"madc", {Op::Mad, 3, 3, kCarryIn}},
-      {"setp", {Op::Setp, 2, 3}},      {"set", {Op::Set, 2, 3}},
-      {"selp", {Op::Selp, 3, 3}},      {"slct", {Op::Slct, 3, 3}},
-      {"and", {Op::And, 2, 2}},        {"or", {Op::Or, 2, 2}},
-      {"xor", {Op::Xor, 2, 2}},        {"not", {Op::Not, 1, 1}},
-      {"cnot", {Op::Cnot, 1, 1}},      {"shl", {Op::Shl, 2, 2}},
-      {"shr", {Op::Shr, 2, 2}},        {"shf", {Op::Shf, 3, 3}},
-      {"bfe", {Op::Bfe, 3, 3}},        {"bfi", {Op::Bfi, 4, 4}},
-      {"bfind", {Op::Bfind, 1, 1}},    {"bmsk", {Op::Bmsk, 2, 2}},
-      {"brev", {Op::Brev, 1, 1}},      {"clz", {Op::Clz, 1, 1}},
-      {"popc", {Op::Popc, 1, 1}},      {"prmt", {Op::Prmt, 3, 3}},
-      {"dp4a", {Op::Dp4a, 3, 3}},      {"dp2a", {Op::Dp2a, 3, 3}},
-      {"vabsdiff4", {Op::Vabsdiff4, 3, 3}}, {"cvt", {Op::Cvt, 1, 2}},
-      {"rcp", {Op::Rcp, 1, 1}},        {"sqrt", {Op::Sqrt, 1, 1}},
-      {"rsqrt", {Op::Rsqrt, 1, 1}},    {"sin", {Op::Sin, 1, 1}},
-      {"cos", {Op::Cos, 1, 1}},        {"ex2", {Op::Ex2, 1, 1}},
-      {"lg2", {Op::Lg2, 1, 1}},        {"tanh", {Op::Tanh, 1, 1}},
-      {"copysign", {Op::Copysign, 2, 2}}, {"testp", {Op::Testp, 1, 1}},
-      {"shfl", {Op::Shfl, 4, 4}},      {"vote", {Op::Vote, 2, 2}},
-      {"activemask", {Op::Activemask, 0, 0}}, {"redux", {Op::Redux, 2, 2}},
-      {"match", {Op::Match, 2, 2}},    {"ld", {Op::Ld, 1, 1}},
-      {"ldu", {Op::Ld, 1, 1}},         {"st", {Op::St, 2, 5}},
-      {"atom", {Op::Atom, 2, 3}},      {"red", {Op::Red, 2, 2}},
-      {"cvta", {Op::Cvta, 1, 1}},      {"prefetch", {Op::Prefetch, 1, 1}},
-      {"prefetchu", {Op::Prefetch, 1, 1}}, {"bra", {Op::Bra, 1, 1}},
-      {"brx", {Op::Nop, -1, -1}},      {"call", {Op::Call, 0, 0}},
-      {"ret", {Op::Ret, 0, 0}},        {"exit", {Op::Exit, 0, 0}},
-      {"trap", {Op::Trap, 0, 0}},      {"brkpt", {Op::Trap, 0, 0}},
-      {"bar", {Op::BarSync, 1, 3}},    {"barrier", {Op::BarSync, 1, 3}},
-      {"membar", {Op::Membar, 0, 0}},  {"fence", {Op::Membar, 0, 0}},
-      {"nanosleep", {Op::Nanosleep, 1, 1}}, {"mbarrier", {Op::MbarInit, 1, 3}},
+      {"mov", {Op::Mov, 1, 1}},
+      {"add", {Op::Add, 2, 2}},
+      {"sub", {Op::Sub, 2, 2}},
+      {"mul", {Op::Mul, 2, 2}},
+      {"mad", {Op::Mad, 3, 3}},
+      {"mul24", {Op::Mul24, 2, 2}},
+      {"mad24", {Op::Mad24, 3, 3}},
+      {"sad", {Op::Sad, 3, 3}},
+      {"fma", {Op::Fma, 3, 3}},
+      {"div", {Op::Div, 2, 2}},
+      {"rem", {Op::Rem, 2, 2}},
+      {"abs", {Op::Abs, 1, 1}},
+      {"neg", {Op::Neg, 1, 1}},
+      {"min", {Op::Min, 2, 3}},
+      {"max", {Op::Max, 2, 3}},
+      {"addc", {Op::Add, 2, 2, kCarryIn}},
+      {"subc", {Op::Sub, 2, 2, kCarryIn}},
+      {"madc", {Op::Mad, 3, 3, kCarryIn}},
+      {"setp", {Op::Setp, 2, 3}},
+      {"set", {Op::Set, 2, 3}},
+      {"selp", {Op::Selp, 3, 3}},
+      {"slct", {Op::Slct, 3, 3}},
+      {"and", {Op::And, 2, 2}},
+      {"or", {Op::Or, 2, 2}},
+      {"xor", {Op::Xor, 2, 2}},
+      {"not", {Op::Not, 1, 1}},
+      {"cnot", {Op::Cnot, 1, 1}},
+      {"shl", {Op::Shl, 2, 2}},
+      {"shr", {Op::Shr, 2, 2}},
+      {"shf", {Op::Shf, 3, 3}},
+      {"bfe", {Op::Bfe, 3, 3}},
+      {"bfi", {Op::Bfi, 4, 4}},
+      {"bfind", {Op::Bfind, 1, 1}},
+      {"bmsk", {Op::Bmsk, 2, 2}},
+      {"brev", {Op::Brev, 1, 1}},
+      {"clz", {Op::Clz, 1, 1}},
+      {"popc", {Op::Popc, 1, 1}},
+      {"prmt", {Op::Prmt, 3, 3}},
+      {"dp4a", {Op::Dp4a, 3, 3}},
+      {"dp2a", {Op::Dp2a, 3, 3}},
+      {"vabsdiff4", {Op::Vabsdiff4, 3, 3}},
+      {"cvt", {Op::Cvt, 1, 2}},
+      {"rcp", {Op::Rcp, 1, 1}},
+      {"sqrt", {Op::Sqrt, 1, 1}},
+      {"rsqrt", {Op::Rsqrt, 1, 1}},
+      {"sin", {Op::Sin, 1, 1}},
+      {"cos", {Op::Cos, 1, 1}},
+      {"ex2", {Op::Ex2, 1, 1}},
+      {"lg2", {Op::Lg2, 1, 1}},
+      {"tanh", {Op::Tanh, 1, 1}},
+      {"copysign", {Op::Copysign, 2, 2}},
+      {"testp", {Op::Testp, 1, 1}},
+      {"shfl", {Op::Shfl, 4, 4}},
+      {"vote", {Op::Vote, 2, 2}},
+      {"activemask", {Op::Activemask, 0, 0}},
+      {"redux", {Op::Redux, 2, 2}},
+      {"match", {Op::Match, 2, 2}},
+      {"ld", {Op::Ld, 1, 1}},
+      {"ldu", {Op::Ld, 1, 1}},
+      {"st", {Op::St, 2, 5}},
+      {"atom", {Op::Atom, 2, 3}},
+      {"red", {Op::Red, 2, 2}},
+      {"cvta", {Op::Cvta, 1, 1}},
+      {"prefetch", {Op::Prefetch, 1, 1}},
+      {"prefetchu", {Op::Prefetch, 1, 1}},
+      {"bra", {Op::Bra, 1, 1}},
+      {"call", {Op::Call, 0, 0}},
+      {"ret", {Op::Ret, 0, 0}},
+      {"exit", {Op::Exit, 0, 0}},
+      {"trap", {Op::Trap, 0, 0}},
+      {"brkpt", {Op::Trap, 0, 0}},
+      {"bar", {Op::BarSync, 1, 3}},
+      {"barrier", {Op::BarSync, 1, 3}},
+      {"membar", {Op::Membar, 0, 0}},
+      {"fence", {Op::Membar, 0, 0}},
+      {"nanosleep", {Op::Nanosleep, 1, 1}},
+      {"mbarrier", {Op::MbarInit, 1, 3}},
       {"pmevent", {Op::Nop, 1, 1}},
   };
   return table;
@@ -86,16 +125,19 @@ const std::unordered_map<std::string_view, CmpOp> kCmpOps = {
 const std::unordered_map<std::string_view, BoolOp> kBoolOps = {
     {"and", BoolOp::And}, {"or", BoolOp::Or}, {"xor", BoolOp::Xor}};
 const std::unordered_map<std::string_view, AtomOp> kAtomOps = {
-    {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
-    {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
+    {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+    {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
     {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
-const std::unordered_map<std::string_view, ShflMode> kShflModes = {
-    {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
-const std::unordered_map<std::string_view, VoteMode> kVoteModes = {
-    {"all", VoteMode::All}, {"any", VoteMode::Any}, {"uni", VoteMode::Uni},
-    {"ballot", VoteMode::Ballot}};
-const std::unordered_map<std::string_view, MatchMode> kMatchModes = {
-    {"any", MatchMode::Any}, {"all", MatchMode::All}};
+const std::unordered_map<std::string_view, ShflMode> kShflModes = {{"up", ShflMode::Up},
+                                                                   {"down", ShflMode::Down},
+                                                                   {"bfly", ShflMode::Bfly},
+                                                                   {"idx", ShflMode::Idx}};
+const std::unordered_map<std::string_view, VoteMode> kVoteModes = {{"all", VoteMode::All},
+                                                                   {"any", VoteMode::Any},
+                                                                   {"uni", VoteMode::Uni},
+                                                                   {"ballot", VoteMode::Ballot}};
+const std::unordered_map<std::string_view, MatchMode> kMatchModes = {{"any", MatchMode::Any},
+                                                                     {"all", MatchMode::All}};
 const std::unordered_map<std::string_view, PrmtMode> kPrmtModes = {
     {"f4e", PrmtMode::F4e}, {"b4e", PrmtMode::B4e}, {"rc8", PrmtMode::Rc8},
     {"ecl", PrmtMode::Ecl}, {"ecr", PrmtMode::Ecr}, {"rc16", PrmtMode::Rc16}};
@@ -104,22 +146,20 @@ const std::unordered_map<std::string_view, TestpMode> kTestpModes = {
     {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
     {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
 const std::unordered_map<std::string_view, uint16_t> kFlagWords = {
-    {"ftz", kFtz}, {"sat", kSat}, {"approx", kApprox}, {"full", kFull}, {"cc", kCarryOut},
-    {"uni", kUniform}, {"relu", kRelu}, {"NaN", kNaN}, {"xorsign", kXorSign},
-    {"shiftamt", kShiftAmount}, {"volatile", kVolatile}, {"nc", kNonCoherent}};
+    {"ftz", kFtz},           {"sat", kSat},
+    {"approx", kApprox},     {"full", kFull},
+    {"cc", kCarryOut},       {"uni", kUniform},
+    {"relu", kRelu},         {"NaN", kNaN},
+    {"xorsign", kXorSign},   {"shiftamt", kShiftAmount},
+    {"volatile", kVolatile}, {"nc", kNonCoherent}};
 
 // Words that change nothing in a functional model: memory ordering, scopes, cache hints.
 bool is_ignored_word(std::string_view w) {
-  static const std::unordered_map<std::string_view, bool> words = {
-      {"relaxed", 1}, {"acquire", 1}, {"release", 1}, {"acq_rel", 1}, {"sc", 1}, {"weak", 1},
-      {"mmio", 1},    {"cta", 1},     {"gpu", 1},     {"sys", 1},     {"cluster", 1},
-      {"gl", 1},      {"sync", 1},    {"aligned", 1}, {"ca", 1},      {"cg", 1},
-      {"cs", 1},      {"lu", 1},      {"cv", 1},      {"wb", 1},      {"wt", 1},
-      {"L2", 1},      {"L1", 1},      {"proxy", 1},   {"async", 1},   {"alias", 1},
-      {"expect_tx", 0}};
-  auto it = words.find(w);
-  if (it != words.end()) return it->second;
-  return w.rfind("L1::", 0) == 0 || w.rfind("L2::", 0) == 0 || w.rfind("shared::", 0) == 0 ||
+  static const std::unordered_set<std::string_view> words = {
+      "relaxed", "acquire", "release", "acq_rel", "sc",      "weak",  "mmio",  "cta",  "gpu",
+      "sys",     "cluster", "gl",      "sync",    "aligned", "ca",    "cg",    "cs",   "lu",
+      "cv",      "wb",      "wt",      "L2",      "L1",      "proxy", "async", "alias"};
+  return words.count(w) != 0 || w.rfind("L1::", 0) == 0 || w.rfind("L2::", 0) == 0 ||
          w.rfind("proxy", 0) == 0;
 }
 
@@ -128,7 +168,7 @@ bool is_ignored_word(std::string_view w) {
 bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std::string& error) {
   const auto& table = opcode_table();
   auto it = table.find(ai.opcode);
-  if (it == table.end() || it->second.min_src < 0) {
+  if (it == table.end()) {
     error = "unsupported instruction '" + ai.opcode + "'";
     return false;
   }
@@ -142,7 +182,8 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
   unsigned num_types = 0;
   bool have_mode = false;
   const bool is_setp = in.op == Op::Setp || in.op == Op::Set;
-  const bool is_mul = in.op == Op::Mul || in.op == Op::Mad || in.op == Op::Mul24 || in.op == Op::Mad24;
+  const bool is_mul =
+      in.op == Op::Mul || in.op == Op::Mad || in.op == Op::Mul24 || in.op == Op::Mad24;
   const bool is_atomic = in.op == Op::Atom || in.op == Op::Red || in.op == Op::Redux;
   const bool is_bar = in.op == Op::BarSync;
   const std::string& opc = ai.opcode;
@@ -176,7 +217,6 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
       continue;
     }
     if (w == "to" && in.op == Op::Cvta) {
-      shape.to_space = true;
       in.sub = 1;
       continue;
     }
@@ -243,10 +283,20 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
       }
     }
     if (in.op == Op::Shf) {
-      if (w == "l") { in.sub |= kShfLeft; continue; }
-      if (w == "r") { continue; }
-      if (w == "wrap") { in.sub |= kShfWrap; continue; }
-      if (w == "clamp") { continue; }
+      if (w == "l") {
+        in.sub |= kShfLeft;
+        continue;
+      }
+      if (w == "r") {
+        continue;
+      }
+      if (w == "wrap") {
+        in.sub |= kShfWrap;
+        continue;
+      }
+      if (w == "clamp") {
+        continue;
+      }
     }
     if (in.op == Op::Bmsk && (w == "clamp" || w == "wrap")) {
       in.sub = w == "wrap" ? 1 : 0;
@@ -258,22 +308,56 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
     }
     if (is_bar) {
       if (w == "sync") continue;
-      if (w == "arrive") { in.op = Op::BarArrive; continue; }
-      if (w == "red") { in.op = Op::BarRed; continue; }
-      if (w == "warp") { in.op = Op::BarWarpSync; continue; }
-      if (w == "popc") { in.sub = uint8_t(BarRedOp::Popc); continue; }
-      if (w == "and") { in.sub = uint8_t(BarRedOp::And); continue; }
-      if (w == "or") { in.sub = uint8_t(BarRedOp::Or); continue; }
+      if (w == "arrive") {
+        in.op = Op::BarArrive;
+        continue;
+      }
+      if (w == "red") {
+        in.op = Op::BarRed;
+        continue;
+      }
+      if (w == "warp") {
+        in.op = Op::BarWarpSync;
+        continue;
+      }
+      if (w == "popc") {
+        in.sub = uint8_t(BarRedOp::Popc);
+        continue;
+      }
+      if (w == "and") {
+        in.sub = uint8_t(BarRedOp::And);
+        continue;
+      }
+      if (w == "or") {
+        in.sub = uint8_t(BarRedOp::Or);
+        continue;
+      }
     }
     if (in.op == Op::MbarInit || in.op == Op::MbarArrive || in.op == Op::MbarTestWait) {
-      if (w == "init") { in.op = Op::MbarInit; continue; }
-      if (w == "arrive") { in.op = Op::MbarArrive; continue; }
-      if (w == "test_wait") { in.op = Op::MbarTestWait; continue; }
-      if (w == "try_wait") { in.op = Op::MbarTestWait; shape.is_mbarrier_try = true; continue; }
+      if (w == "init") {
+        in.op = Op::MbarInit;
+        continue;
+      }
+      if (w == "arrive") {
+        in.op = Op::MbarArrive;
+        continue;
+      }
+      if (w == "test_wait") {
+        in.op = Op::MbarTestWait;
+        continue;
+      }
+      if (w == "try_wait") {
+        in.op = Op::MbarTestWait;
+        shape.is_mbarrier_try = true;
+        continue;
+      }
       if (w == "parity") return bad();
     }
     if (in.op == Op::Min || in.op == Op::Max || in.op == Op::Redux) {
-      if (w == "abs") { in.flags |= kAbsInput; continue; }
+      if (w == "abs") {
+        in.flags |= kAbsInput;
+        continue;
+      }
     }
     if (auto f = lookup(kFlagWords, w)) {
       in.flags |= *f;
@@ -291,26 +375,52 @@ bool decode_opcode(const ast::Instruction& ai, Inst& in, OpcodeShape& shape, std
   in.type2 = types[1];
   switch (in.op) {
     case Op::Cvt:
-      if (num_types != 2) { error = "cvt needs a destination and a source type"; return false; }
+      if (num_types != 2) {
+        error = "cvt needs a destination and a source type";
+        return false;
+      }
       break;
     case Op::Set:
-      if (num_types != 2) { error = "set needs a destination and a source type"; return false; }
+      if (num_types != 2) {
+        error = "set needs a destination and a source type";
+        return false;
+      }
       break;
     case Op::Slct:
-      if (num_types != 2) { error = "slct needs a value type and a selector type"; return false; }
+      if (num_types != 2) {
+        error = "slct needs a value type and a selector type";
+        return false;
+      }
       break;
-    case Op::Dp4a: case Op::Dp2a:
-      if (num_types != 2) { error = opc + " needs two source types"; return false; }
+    case Op::Dp4a:
+    case Op::Dp2a:
+      if (num_types != 2) {
+        error = opc + " needs two source types";
+        return false;
+      }
       break;
     case Op::Vabsdiff4:
-      if (num_types != 3) { error = "vabsdiff4 needs three types"; return false; }
+      if (num_types != 3) {
+        error = "vabsdiff4 needs three types";
+        return false;
+      }
       in.type2 = types[1];
       break;
-    case Op::Setp: case Op::Testp: case Op::Shfl: case Op::Vote: case Op::Match:
-      if (!have_mode) { error = "'" + opc + "' is missing its mode"; return false; }
+    case Op::Setp:
+    case Op::Testp:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+      if (!have_mode) {
+        error = "'" + opc + "' is missing its mode";
+        return false;
+      }
       [[fallthrough]];
     default:
-      if (num_types > 1) { error = "'" + opc + "' takes one type, got " + std::to_string(num_types); return false; }
+      if (num_types > 1) {
+        error = "'" + opc + "' takes one type, got " + std::to_string(num_types);
+        return false;
+      }
   }
   if ((in.op == Op::Atom || in.op == Op::Red) && !have_mode) {
     error = "'" + opc + "' is missing its operation (.add, .cas, ...)";

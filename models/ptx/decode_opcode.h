@@ -9,7 +9,6 @@
 namespace gpusoc::ptx::detail {
 
 struct OpcodeShape {
-  bool to_space = false;       // cvta.to.*
   bool l2_cache_hint = false;  // .L2::cache_hint: a trailing cache-policy operand to drop
   bool is_call = false;
   bool is_mbarrier_try = false;

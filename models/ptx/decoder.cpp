@@ -2,9 +2,9 @@
 
 #include <cstring>
 
+#include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
 #include "models/ptx/decode_function.h"
-#include "models/ptx/address_space.h"
 
 namespace gpusoc::ptx {
 
@@ -75,7 +75,9 @@ int Program::find_function(const std::string& name) const {
 
 namespace {
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return a ? (v + a - 1) / a * a : v;
+}
 
 // Serializes an initializer into the variable's bytes; symbol addresses are resolved with the
 // module's symbols (variables placed earlier in the module, or functions).
@@ -109,7 +111,8 @@ std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSy
       case ast::InitValue::Kind::SymbolAddress: {
         auto it = syms.symbols.find(v.symbol);
         if (it == syms.symbols.end()) {
-          diags.error(d.loc, "undefined symbol '" + v.symbol + "' in initializer of '" + d.name + "'");
+          diags.error(d.loc,
+                      "undefined symbol '" + v.symbol + "' in initializer of '" + d.name + "'");
           continue;
         }
         const detail::Symbol& s = it->second;
@@ -193,7 +196,8 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
   // Shared declarations inside function bodies are module-wide in the functional model too.
   for (const ast::Function& f : module.functions) {
     for (const ast::Statement& st : f.body) {
-      if (st.kind != ast::Statement::Kind::Declaration || st.decl.space != StateSpace::Shared) continue;
+      if (st.kind != ast::Statement::Kind::Declaration || st.decl.space != StateSpace::Shared)
+        continue;
       ast::Module one;
       one.globals.push_back(st.decl);
       place_globals(one, syms, placement, diags, *program);

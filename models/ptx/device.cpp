@@ -10,14 +10,16 @@
 #include "models/ptx/address_space.h"
 #include "models/ptx/cta_runner.h"
 #include "models/ptx/decoder.h"
-#include "models/ptx/launch.h"
 #include "models/ptx/diagnostics.h"
+#include "models/ptx/launch.h"
 #include "models/ptx/parser.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::ptx {
 
-const std::string& Kernel::name() const { return fn_->name; }
+const std::string& Kernel::name() const {
+  return fn_->name;
+}
 
 std::vector<uint32_t> Kernel::param_sizes() const {
   std::vector<uint32_t> sizes;
@@ -39,8 +41,8 @@ std::pair<DevicePtr, uint64_t> Module::global(std::string_view name) const {
   for (const GlobalVariable& g : program_->globals) {
     if (g.name == name) return {g.address, g.size};
   }
-  throw LaunchError(fmt::format("module '{}' has no .global or .const variable '{}'",
-                                program_->file, name));
+  throw LaunchError(
+      fmt::format("module '{}' has no .global or .const variable '{}'", program_->file, name));
 }
 
 std::vector<std::string> Module::kernel_names() const {
@@ -63,7 +65,8 @@ struct FunctionalDevice::Impl : GlobalPlacement {
     const uint64_t span = (bytes + SparseMemory::kPageSize - 1) & ~(SparseMemory::kPageSize - 1);
     for (const auto& [addr, size] : allocations) {
       if (candidate + span <= addr) break;
-      const uint64_t end = addr + ((size + SparseMemory::kPageSize - 1) & ~(SparseMemory::kPageSize - 1));
+      const uint64_t end =
+          addr + ((size + SparseMemory::kPageSize - 1) & ~(SparseMemory::kPageSize - 1));
       candidate = std::max(candidate, (end + align - 1) / align * align);
     }
     if (candidate + span > kGlobalBase + options.device_memory_bytes) throw std::bad_alloc();
@@ -96,7 +99,9 @@ FunctionalDevice::FunctionalDevice(DeviceOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))) {}
 FunctionalDevice::~FunctionalDevice() = default;
 
-const DeviceOptions& FunctionalDevice::options() const { return impl_->options; }
+const DeviceOptions& FunctionalDevice::options() const {
+  return impl_->options;
+}
 
 Module FunctionalDevice::load_module(std::string_view text, std::string name) {
   Diagnostics diags(name);
@@ -119,7 +124,9 @@ Module FunctionalDevice::load_module_file(const std::string& path) {
   return load_module(ss.str(), path);
 }
 
-DevicePtr FunctionalDevice::malloc(uint64_t bytes) { return impl_->allocate(bytes, 256); }
+DevicePtr FunctionalDevice::malloc(uint64_t bytes) {
+  return impl_->allocate(bytes, 256);
+}
 
 void FunctionalDevice::free(DevicePtr ptr) {
   auto it = impl_->allocations.find(ptr);
@@ -180,7 +187,8 @@ void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& ar
     fail(fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
                      k.depot_bytes, o.stack_bytes_per_thread));
   if (args.args().size() != k.params.size())
-    fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(), k.params.size()));
+    fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(),
+                     k.params.size()));
   for (size_t i = 0; i < k.params.size(); ++i) {
     if (args.args()[i].size() != k.params[i].size)
       fail(fmt::format("argument {} has {} bytes, the parameter has {}", i, args.args()[i].size(),
@@ -196,9 +204,11 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   check_launch(k, config, args, impl_->options);
   LaunchContext ctx;
   for (const auto& m : impl_->modules) {
-    if (&k >= m->functions.data() && &k < m->functions.data() + m->functions.size()) ctx.program = m.get();
+    if (&k >= m->functions.data() && &k < m->functions.data() + m->functions.size())
+      ctx.program = m.get();
   }
-  if (!ctx.program) throw LaunchError("launch of '" + k.name + "': the kernel is not from this device");
+  if (!ctx.program)
+    throw LaunchError("launch of '" + k.name + "': the kernel is not from this device");
   ctx.kernel = &k;
   ctx.grid = config.grid;
   ctx.block = config.block;
@@ -212,7 +222,8 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
   ctx.grid_id = impl_->next_grid_id++;
   ctx.printf_sink = impl_->options.printf_sink;
-  if (!ctx.printf_sink) ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };
+  if (!ctx.printf_sink)
+    ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };
 
   LaunchStats stats;
   CtaRunner runner(ctx);

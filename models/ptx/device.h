@@ -27,11 +27,11 @@ using DevicePtr = uint64_t;
 
 /// Limits and identity of the functional device (taken from the configuration by callers).
 struct DeviceOptions {
-  uint32_t num_sms = 2;                          // %nsmid; CTAs are spread over %smid round-robin
+  uint32_t num_sms = 2;  // %nsmid; CTAs are spread over %smid round-robin
   uint32_t max_threads_per_cta = 1024;
-  uint32_t max_shared_bytes_per_cta = 48 * 1024; // static + dynamic
-  uint32_t stack_bytes_per_thread = 1024;        // local memory: frames, depots, call parameters
-  uint64_t device_memory_bytes = 4ull << 30;     // what malloc may hand out
+  uint32_t max_shared_bytes_per_cta = 48 * 1024;  // static + dynamic
+  uint32_t stack_bytes_per_thread = 1024;         // local memory: frames, depots, call parameters
+  uint64_t device_memory_bytes = 4ull << 30;      // what malloc may hand out
   /// Device printf output: one call per printf per thread, with the whole formatted text
   /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;
@@ -51,7 +51,7 @@ class LaunchError : public std::invalid_argument {
 };
 
 struct LaunchStats {
-  uint64_t warp_instructions = 0;    // warp-level instructions issued (predicated-off ones included)
+  uint64_t warp_instructions = 0;  // warp-level instructions issued (predicated-off ones included)
   uint64_t thread_instructions = 0;  // sum over instructions of active, guard-true lanes
   uint64_t ctas = 0;
   uint64_t warps = 0;
@@ -130,7 +130,7 @@ class FunctionalDevice {
   Module load_module_file(const std::string& path);
 
   DevicePtr malloc(uint64_t bytes);  // 256-byte aligned; throws std::bad_alloc when full
-  void free(DevicePtr ptr);           // throws std::invalid_argument for a pointer not from malloc
+  void free(DevicePtr ptr);          // throws std::invalid_argument for a pointer not from malloc
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes);
   void memset(DevicePtr dst, uint8_t value, uint64_t bytes);

@@ -41,15 +41,29 @@ bool parse_conversion(const std::string& fmt, size_t& i, Conversion& c) {
   // Rebuild the spec with a host length modifier that matches how the value is passed here.
   std::string head = fmt.substr(start, length_start - start);
   switch (c.conv) {
-    case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
+    case 'd':
+    case 'i':
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+    case 'c':
       c.arg_size = wide ? 8 : 4;
       c.spec = head + (wide ? "ll" : "") + c.conv;
       return true;
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
       c.arg_size = 8;
       c.spec = head + c.conv;
       return true;
-    case 's': case 'p':
+    case 's':
+    case 'p':
       c.arg_size = 8;
       c.spec = head + c.conv;
       return true;
@@ -109,21 +123,35 @@ void Warp::device_printf(const Inst& in, LaneMask exec) {
       }
       offset = (offset + c.arg_size - 1) / c.arg_size * c.arg_size;
       uint64_t bits = 0;
-      std::memcpy(&bits, resolve(in, StateSpace::None, args + offset, c.arg_size, lane, false), c.arg_size);
+      std::memcpy(&bits, resolve(in, StateSpace::None, args + offset, c.arg_size, lane, false),
+                  c.arg_size);
       offset += c.arg_size;
       ++consumed;
       switch (c.conv) {
-        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A': {
           double d;
           std::memcpy(&d, &bits, 8);
           out += host_format(c.spec, d);
           break;
         }
-        case 's': out += host_format(c.spec, read_device_string(bits, lane).c_str()); break;
-        case 'p': out += host_format(c.spec, reinterpret_cast<void*>(bits)); break;
+        case 's':
+          out += host_format(c.spec, read_device_string(bits, lane).c_str());
+          break;
+        case 'p':
+          out += host_format(c.spec, reinterpret_cast<void*>(bits));
+          break;
         default:
-          if (c.arg_size == 8) out += host_format(c.spec, static_cast<long long>(bits));
-          else out += host_format(c.spec, static_cast<int>(uint32_t(bits)));
+          if (c.arg_size == 8)
+            out += host_format(c.spec, static_cast<long long>(bits));
+          else
+            out += host_format(c.spec, static_cast<int>(uint32_t(bits)));
       }
     }
     if (launch_->printf_sink) launch_->printf_sink(out);

@@ -17,25 +17,113 @@ constexpr uint32_t kCarryReg = 0;
 
 enum class Op : uint8_t {
   // ALU, conversion and warp-level ops: executed by the handler in Inst::exec (semantics/).
-  Mov, Pack, Unpack,
-  Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Fma, Div, Rem, Abs, Neg, Min, Max,
-  Setp, Set, Selp, Slct,
-  And, Or, Xor, Not, Cnot, Shl, Shr, Shf,
-  Bfe, Bfi, Bfind, Bmsk, Brev, Clz, Popc, Prmt, Dp4a, Dp2a, Vabsdiff4,
-  Cvt, Rcp, Sqrt, Rsqrt, Sin, Cos, Ex2, Lg2, Tanh, Copysign, Testp,
-  Shfl, Vote, Activemask, Redux, Match,
+  Mov,
+  Pack,
+  Unpack,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Sad,
+  Fma,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  Setp,
+  Set,
+  Selp,
+  Slct,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
+  Shf,
+  Bfe,
+  Bfi,
+  Bfind,
+  Bmsk,
+  Brev,
+  Clz,
+  Popc,
+  Prmt,
+  Dp4a,
+  Dp2a,
+  Vabsdiff4,
+  Cvt,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Sin,
+  Cos,
+  Ex2,
+  Lg2,
+  Tanh,
+  Copysign,
+  Testp,
+  Shfl,
+  Vote,
+  Activemask,
+  Redux,
+  Match,
   // Memory, control and synchronization: executed by the warp itself (core/).
-  Ld, St, Atom, Red, Cvta, MovAddr, ReadClock, Prefetch,
-  Bra, Call, Ret, Exit, Trap,
-  BarSync, BarArrive, BarRed, BarWarpSync, Membar, Nanosleep,
-  MbarInit, MbarArrive, MbarTestWait, Vprintf, Nop,
+  Ld,
+  St,
+  Atom,
+  Red,
+  Cvta,
+  MovAddr,
+  ReadClock,
+  Prefetch,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  Trap,
+  BarSync,
+  BarArrive,
+  BarRed,
+  BarWarpSync,
+  Membar,
+  Nanosleep,
+  MbarInit,
+  MbarArrive,
+  MbarTestWait,
+  Vprintf,
+  Nop,
 };
 
 /// Rounding modifier; None means the instruction's default.
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };
 
 // Inst::sub for Setp/Set (comparison)
-enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class CmpOp : uint8_t {
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Lo,
+  Ls,
+  Hi,
+  Hs,
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,
+  Num,
+  Nan
+};
 // Inst::sub2 for Setp/Set (combining with the c operand); Inst::sub for BarRed and Redux/Atom logic
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 // Inst::sub for Mul/Mad/Mul24/Mad24
@@ -63,23 +151,34 @@ enum class BarRedOp : uint8_t { Popc, And, Or };
 enum InstFlag : uint16_t {
   kFtz = 1 << 0,
   kSat = 1 << 1,
-  kApprox = 1 << 2,     // .approx (and div.full, which is approximate too)
-  kCarryOut = 1 << 3,   // .cc: write the carry flag
-  kCarryIn = 1 << 4,    // addc/subc/madc: read the carry flag
-  kVolatile = 1 << 5,   // ld/st .volatile or .relaxed/.acquire/.release: ordering only
-  kUniform = 1 << 6,    // bra.uni / call.uni: the compiler promises no divergence
-  kFull = 1 << 7,       // div.full.f32
-  kNonCoherent = 1 << 8,// ld.global.nc
-  kRelu = 1 << 9,       // cvt .relu / min.relu / max.relu
-  kNaN = 1 << 10,       // min.NaN / max.NaN: propagate NaN
-  kXorSign = 1 << 11,   // min.xorsign.abs / max.xorsign.abs
-  kAbsInput = 1 << 12,  // .abs on min/max with xorsign
+  kApprox = 1 << 2,        // .approx (and div.full, which is approximate too)
+  kCarryOut = 1 << 3,      // .cc: write the carry flag
+  kCarryIn = 1 << 4,       // addc/subc/madc: read the carry flag
+  kVolatile = 1 << 5,      // ld/st .volatile or .relaxed/.acquire/.release: ordering only
+  kUniform = 1 << 6,       // bra.uni / call.uni: the compiler promises no divergence
+  kFull = 1 << 7,          // div.full.f32
+  kNonCoherent = 1 << 8,   // ld.global.nc
+  kRelu = 1 << 9,          // cvt .relu / min.relu / max.relu
+  kNaN = 1 << 10,          // min.NaN / max.NaN: propagate NaN
+  kXorSign = 1 << 11,      // min.xorsign.abs / max.xorsign.abs
+  kAbsInput = 1 << 12,     // .abs on min/max with xorsign
   kShiftAmount = 1 << 13,  // bfind.shiftamt
-  kPredOut = 1 << 14,   // shfl / setp / etc. wrote a second (predicate) destination
+  kPredOut = 1 << 14,      // shfl / setp / etc. wrote a second (predicate) destination
 };
 
 /// How an instruction occupies the machine; the timed SMs charge costs by this class.
-enum class InstClass : uint8_t { Int, Fp32, Fp64, Sfu, Conversion, Move, Memory, Control, Sync, WarpLevel };
+enum class InstClass : uint8_t {
+  Int,
+  Fp32,
+  Fp64,
+  Sfu,
+  Conversion,
+  Move,
+  Memory,
+  Control,
+  Sync,
+  WarpLevel
+};
 
 /// What an address operand's offset is relative to, when it names a symbol whose place is only
 /// known while running.
@@ -92,10 +191,10 @@ enum class AddrBase : uint8_t {
 struct Operand {
   enum class Kind : uint8_t { None, Reg, Imm, Addr };
   Kind kind = Kind::None;
-  bool negate = false;          // !%p on a predicate source
+  bool negate = false;                 // !%p on a predicate source
   AddrBase base = AddrBase::Absolute;  // Addr only
-  uint32_t reg = kNoReg;        // Reg: register index; Addr: base register or kNoReg
-  uint64_t imm = 0;             // Imm: the value's bits (already in the instruction's type); Addr: offset
+  uint32_t reg = kNoReg;               // Reg: register index; Addr: base register or kNoReg
+  uint64_t imm = 0;  // Imm: the value's bits (already in the instruction's type); Addr: offset
 };
 
 constexpr unsigned kMaxOperands = 8;
@@ -108,23 +207,23 @@ using ExecFn = void (*)(const Inst& in, ExecContext& ctx);
 /// vector operands flattened (ld.v4: 4 destinations then the address; st.v4: the address then
 /// 4 sources). A predicate pair `d|p` gives two destinations and sets kPredOut.
 struct Inst {
-  ExecFn exec = nullptr;        // ALU/conversion/warp-level handler; null for ops the warp runs
+  ExecFn exec = nullptr;  // ALU/conversion/warp-level handler; null for ops the warp runs
   Op op = Op::Nop;
   InstClass cls = InstClass::Int;
   ScalarType type = ScalarType::None;   // the instruction type (cvt: destination type)
   ScalarType type2 = ScalarType::None;  // cvt: source type; set: source type (type = dest type)
-  uint8_t sub = 0;              // op-specific mode, see the enums above
-  uint8_t sub2 = 0;             // op-specific second mode (Setp/Set: BoolOp)
+  uint8_t sub = 0;                      // op-specific mode, see the enums above
+  uint8_t sub2 = 0;                     // op-specific second mode (Setp/Set: BoolOp)
   Rounding rounding = Rounding::None;
   uint16_t flags = 0;
   StateSpace space = StateSpace::None;  // ld/st/atom/red/cvta/prefetch
-  uint8_t vec = 1;              // vector width of ld/st
+  uint8_t vec = 1;                      // vector width of ld/st
   uint8_t num_dst = 0, num_src = 0;
   bool guard_negated = false;
-  uint32_t guard = kNoReg;      // predicate register guarding the instruction
-  uint32_t target = 0;          // Bra: target pc; Call: callee function index
-  uint32_t reconverge = 0;      // Bra: immediate post-dominator pc (SIMT reconvergence point)
-  uint32_t line = 0;            // PTX source line, for error messages
+  uint32_t guard = kNoReg;  // predicate register guarding the instruction
+  uint32_t target = 0;      // Bra: target pc; Call: callee function index
+  uint32_t reconverge = 0;  // Bra: immediate post-dominator pc (SIMT reconvergence point)
+  uint32_t line = 0;        // PTX source line, for error messages
   Operand ops[kMaxOperands];
 
   const Operand& dst(unsigned i = 0) const { return ops[i]; }

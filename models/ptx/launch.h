@@ -18,8 +18,8 @@ struct LaunchContext {
   const Function* kernel = nullptr;
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
-  std::vector<uint8_t> params;          // the kernel's parameter buffer
-  SparseMemory* global = nullptr;       // device memory
+  std::vector<uint8_t> params;     // the kernel's parameter buffer
+  SparseMemory* global = nullptr;  // device memory
   uint32_t num_sms = 1;
   uint32_t stack_bytes_per_thread = 1024;  // the configured stack: .local depots and call overhead
   /// Local memory per thread as laid out: the stack plus room for .param slots of calls, which

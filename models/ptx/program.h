@@ -12,10 +12,31 @@ namespace gpusoc::ptx {
 
 /// Values of special registers that a frame's hidden registers are filled from at entry.
 enum class SpecialReg : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId,
-  LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
-  DynamicSmemSize, TotalSmemSize,
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  GridId,
+  LanemaskEq,
+  LanemaskLt,
+  LanemaskLe,
+  LanemaskGt,
+  LanemaskGe,
+  DynamicSmemSize,
+  TotalSmemSize,
 };
 /// ReadClock's Inst::sub
 enum class ClockReg : uint8_t { Clock, Clock64, GlobalTimer };
@@ -28,10 +49,10 @@ struct HiddenRegister {
 /// A direct call: which function, and where the caller's argument and return .param variables
 /// sit in its frame. The callee's formal parameters sit at the start of its own frame.
 struct CallSite {
-  uint32_t callee = 0;                     // function index; unused for indirect calls
-  uint32_t callee_reg = kNoReg;            // indirect call: register holding the function address
-  std::vector<uint32_t> arg_offsets;       // caller-frame offsets of the argument variables
-  std::vector<uint32_t> ret_offsets;       // caller-frame offsets of the return variables
+  uint32_t callee = 0;                // function index; unused for indirect calls
+  uint32_t callee_reg = kNoReg;       // indirect call: register holding the function address
+  std::vector<uint32_t> arg_offsets;  // caller-frame offsets of the argument variables
+  std::vector<uint32_t> ret_offsets;  // caller-frame offsets of the return variables
 };
 
 struct ParamSlot {
@@ -46,15 +67,15 @@ class Function {
   bool is_entry = false;
   bool has_body = false;
   std::vector<Inst> code;
-  uint32_t num_regs = 1;                  // register 0 is the carry flag
-  std::vector<HiddenRegister> hidden;     // special registers this function reads
-  std::vector<ParamSlot> params;          // kernel: parameter buffer; .func: frame
-  std::vector<ParamSlot> returns;         // .func only: frame
-  uint32_t param_buffer_bytes = 0;        // kernel only
-  uint32_t frame_bytes = 0;               // local memory per activation: depots and .param slots
-  uint32_t depot_bytes = 0;               // of which .local variables (what counts as stack)
-  uint32_t static_shared_bytes = 0;       // kernel only: static shared memory of the kernel
-  std::vector<CallSite> call_sites;       // indexed by Inst::target of Call/Vprintf
+  uint32_t num_regs = 1;               // register 0 is the carry flag
+  std::vector<HiddenRegister> hidden;  // special registers this function reads
+  std::vector<ParamSlot> params;       // kernel: parameter buffer; .func: frame
+  std::vector<ParamSlot> returns;      // .func only: frame
+  uint32_t param_buffer_bytes = 0;     // kernel only
+  uint32_t frame_bytes = 0;            // local memory per activation: depots and .param slots
+  uint32_t depot_bytes = 0;            // of which .local variables (what counts as stack)
+  uint32_t static_shared_bytes = 0;    // kernel only: static shared memory of the kernel
+  std::vector<CallSite> call_sites;    // indexed by Inst::target of Call/Vprintf
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t maxntid[3] = {0, 0, 0};
 };
@@ -71,7 +92,7 @@ class Program {
   std::string file;
   std::vector<Function> functions;
   std::vector<GlobalVariable> globals;
-  uint32_t module_local_bytes = 0;        // module-scope .local variables, per thread, frame 0
+  uint32_t module_local_bytes = 0;  // module-scope .local variables, per thread, frame 0
 
   /// Index of the named function, or -1.
   int find_function(const std::string& name) const;

@@ -9,7 +9,8 @@
 
 namespace gpusoc::ptx {
 
-void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_index, LaneMask lanes) {
+void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_index,
+                 LaneMask lanes) {
   launch_ = &launch;
   cta_ = &cta;
   warp_index_ = warp_index;
@@ -34,31 +35,56 @@ uint64_t Warp::special_value(SpecialReg s, unsigned lane) const {
   const Dim3& b = launch_->block;
   const Dim3& g = launch_->grid;
   switch (s) {
-    case SpecialReg::TidX: return linear % b.x;
-    case SpecialReg::TidY: return (linear / b.x) % b.y;
-    case SpecialReg::TidZ: return linear / (b.x * b.y);
-    case SpecialReg::NtidX: return b.x;
-    case SpecialReg::NtidY: return b.y;
-    case SpecialReg::NtidZ: return b.z;
-    case SpecialReg::CtaidX: return cta_->ctaid.x;
-    case SpecialReg::CtaidY: return cta_->ctaid.y;
-    case SpecialReg::CtaidZ: return cta_->ctaid.z;
-    case SpecialReg::NctaidX: return g.x;
-    case SpecialReg::NctaidY: return g.y;
-    case SpecialReg::NctaidZ: return g.z;
-    case SpecialReg::LaneId: return lane;
-    case SpecialReg::WarpId: return warp_index_;
-    case SpecialReg::NWarpId: return cta_->num_warps;
-    case SpecialReg::SmId: return cta_->sm_id;
-    case SpecialReg::NSmId: return launch_->num_sms;
-    case SpecialReg::GridId: return launch_->grid_id;
-    case SpecialReg::LanemaskEq: return uint32_t(1u << lane);
-    case SpecialReg::LanemaskLt: return uint32_t((1u << lane) - 1);
-    case SpecialReg::LanemaskLe: return uint32_t((2ull << lane) - 1);
-    case SpecialReg::LanemaskGt: return uint32_t(~((2ull << lane) - 1));
-    case SpecialReg::LanemaskGe: return uint32_t(~((1u << lane) - 1));
-    case SpecialReg::DynamicSmemSize: return launch_->dynamic_shared_bytes;
-    case SpecialReg::TotalSmemSize: return cta_->shared.size();
+    case SpecialReg::TidX:
+      return linear % b.x;
+    case SpecialReg::TidY:
+      return (linear / b.x) % b.y;
+    case SpecialReg::TidZ:
+      return linear / (b.x * b.y);
+    case SpecialReg::NtidX:
+      return b.x;
+    case SpecialReg::NtidY:
+      return b.y;
+    case SpecialReg::NtidZ:
+      return b.z;
+    case SpecialReg::CtaidX:
+      return cta_->ctaid.x;
+    case SpecialReg::CtaidY:
+      return cta_->ctaid.y;
+    case SpecialReg::CtaidZ:
+      return cta_->ctaid.z;
+    case SpecialReg::NctaidX:
+      return g.x;
+    case SpecialReg::NctaidY:
+      return g.y;
+    case SpecialReg::NctaidZ:
+      return g.z;
+    case SpecialReg::LaneId:
+      return lane;
+    case SpecialReg::WarpId:
+      return warp_index_;
+    case SpecialReg::NWarpId:
+      return cta_->num_warps;
+    case SpecialReg::SmId:
+      return cta_->sm_id;
+    case SpecialReg::NSmId:
+      return launch_->num_sms;
+    case SpecialReg::GridId:
+      return launch_->grid_id;
+    case SpecialReg::LanemaskEq:
+      return uint32_t(1u << lane);
+    case SpecialReg::LanemaskLt:
+      return uint32_t((1u << lane) - 1);
+    case SpecialReg::LanemaskLe:
+      return uint32_t((2ull << lane) - 1);
+    case SpecialReg::LanemaskGt:
+      return uint32_t(~((2ull << lane) - 1));
+    case SpecialReg::LanemaskGe:
+      return uint32_t(~((1u << lane) - 1));
+    case SpecialReg::DynamicSmemSize:
+      return launch_->dynamic_shared_bytes;
+    case SpecialReg::TotalSmemSize:
+      return cta_->shared.size();
   }
   return 0;
 }
@@ -226,14 +252,16 @@ void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
   }
   const unsigned lane = unsigned(__builtin_ctz(exec));
   barrier_.id = uint32_t(read_bits(ctx_, in.ops[s], lane));
-  if (barrier_.id >= 16) fault(in, lane, fmt::format("barrier {} does not exist (0..15)", barrier_.id));
+  if (barrier_.id >= 16)
+    fault(in, lane, fmt::format("barrier {} does not exist (0..15)", barrier_.id));
   const unsigned srcs = in.num_src;
   if (in.op == Op::BarArrive || (in.op == Op::BarSync && srcs == 2) ||
       (in.op == Op::BarRed && srcs == 3)) {
     barrier_.count = uint32_t(read_bits(ctx_, in.src(1), lane));
     if (barrier_.count == 0 || barrier_.count % kWarpSize != 0) {
-      fault(in, lane, fmt::format("barrier thread count {} is not a positive multiple of {}",
-                                  barrier_.count, kWarpSize));
+      fault(in, lane,
+            fmt::format("barrier thread count {} is not a positive multiple of {}", barrier_.count,
+                        kWarpSize));
     }
   }
   if (in.op == Op::BarRed) {
@@ -258,10 +286,10 @@ void Warp::release_barrier(uint32_t red_result) {
 void Warp::fault(const Inst& in, unsigned lane, const std::string& what) const {
   const uint32_t linear = warp_index_ * kWarpSize + lane;
   const Dim3& b = launch_->block;
-  throw ExecutionError(fmt::format(
-      "kernel '{}' block ({},{},{}) thread ({},{},{}): {} at {}:{}", launch_->kernel->name,
-      cta_->ctaid.x, cta_->ctaid.y, cta_->ctaid.z, linear % b.x, (linear / b.x) % b.y,
-      linear / (b.x * b.y), what, launch_->program->file, in.line));
+  throw ExecutionError(fmt::format("kernel '{}' block ({},{},{}) thread ({},{},{}): {} at {}:{}",
+                                   launch_->kernel->name, cta_->ctaid.x, cta_->ctaid.y,
+                                   cta_->ctaid.z, linear % b.x, (linear / b.x) % b.y,
+                                   linear / (b.x * b.y), what, launch_->program->file, in.line));
 }
 
 void Warp::trap(const Inst& in, LaneMask exec) {
@@ -270,11 +298,13 @@ void Warp::trap(const Inst& in, LaneMask exec) {
     const CallSite& site = fn_->call_sites[in.target];
     auto arg = [&](size_t i, unsigned size) {
       uint64_t v = 0;
-      if (i < site.arg_offsets.size()) std::memcpy(&v, local(lane) + frame_base_ + site.arg_offsets[i], size);
+      if (i < site.arg_offsets.size())
+        std::memcpy(&v, local(lane) + frame_base_ + site.arg_offsets[i], size);
       return v;
     };
-    fault(in, lane, fmt::format("assertion '{}' failed ({}:{})", read_device_string(arg(0, 8), lane),
-                                read_device_string(arg(1, 8), lane), uint32_t(arg(2, 4))));
+    fault(in, lane,
+          fmt::format("assertion '{}' failed ({}:{})", read_device_string(arg(0, 8), lane),
+                      read_device_string(arg(1, 8), lane), uint32_t(arg(2, 4))));
   }
   fault(in, lane, "trap instruction executed");
 }
@@ -309,24 +339,42 @@ uint64_t Warp::run(uint64_t budget) {
       continue;
     }
     switch (in.op) {
-      case Op::Bra: branch(in, exec); break;
-      case Op::Call:
-        if (exec) call(in, exec); else advance();
+      case Op::Bra:
+        branch(in, exec);
         break;
-      case Op::Ret: ret(exec); break;
-      case Op::Exit: exit_lanes(exec); break;
+      case Op::Call:
+        if (exec)
+          call(in, exec);
+        else
+          advance();
+        break;
+      case Op::Ret:
+        ret(exec);
+        break;
+      case Op::Exit:
+        exit_lanes(exec);
+        break;
       case Op::Trap:
         if (exec) trap(in, exec);
         advance();
         break;
-      case Op::BarSync: case Op::BarArrive: case Op::BarRed:
-        if (exec) arrive_barrier(in, exec); else advance();
+      case Op::BarSync:
+      case Op::BarArrive:
+      case Op::BarRed:
+        if (exec)
+          arrive_barrier(in, exec);
+        else
+          advance();
         break;
       case Op::Vprintf:
         device_printf(in, exec);
         advance();
         break;
-      case Op::BarWarpSync: case Op::Membar: case Op::Nanosleep: case Op::Prefetch: case Op::Nop:
+      case Op::BarWarpSync:
+      case Op::Membar:
+      case Op::Nanosleep:
+      case Op::Prefetch:
+      case Op::Nop:
         advance();
         break;
       default:

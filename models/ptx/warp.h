@@ -18,11 +18,11 @@ class Warp {
   /// Where the warp stopped at bar.sync / bar.red / bar.arrive.
   struct BarrierArrival {
     uint32_t id = 0;
-    uint32_t count = 0;        // threads expected; 0 means every thread of the CTA
-    LaneMask lanes = 0;        // lanes that executed the barrier instruction
-    uint32_t threads = 0;      // threads the arrival counts: every thread of the warp not exited
-    bool waits = true;         // false for bar.arrive
-    bool reduces = false;      // bar.red
+    uint32_t count = 0;    // threads expected; 0 means every thread of the CTA
+    LaneMask lanes = 0;    // lanes that executed the barrier instruction
+    uint32_t threads = 0;  // threads the arrival counts: every thread of the warp not exited
+    bool waits = true;     // false for bar.arrive
+    bool reduces = false;  // bar.red
     BarRedOp red_op = BarRedOp::Popc;
     uint32_t red_dst = kNoReg;
     uint32_t red_true_lanes = 0;  // arriving lanes whose predicate was true
@@ -54,12 +54,12 @@ class Warp {
   };
   struct CallFrame {
     const Function* fn;
-    size_t reg_base;       // caller's register frame
-    uint32_t frame_base;   // caller's local frame
-    uint32_t call_site;    // in the caller's call_sites
-    size_t simt_depth;     // SIMT stack depth at the call: the callee's entry sits just above
-    uint32_t stack_used;   // caller's stack charge
-    LaneMask returned;     // callee lanes that executed ret
+    size_t reg_base;      // caller's register frame
+    uint32_t frame_base;  // caller's local frame
+    uint32_t call_site;   // in the caller's call_sites
+    size_t simt_depth;    // SIMT stack depth at the call: the callee's entry sits just above
+    uint32_t stack_used;  // caller's stack charge
+    LaneMask returned;    // callee lanes that executed ret
   };
 
   void advance();        // to the next instruction, reconverging when it is the meeting point
@@ -97,9 +97,12 @@ class Warp {
   void device_printf(const Inst& in, LaneMask exec);
   uint64_t address_of(const Operand& o, unsigned lane) const;
   uint64_t address_bias(const Operand& o) const;  // the part of an address all lanes share
-  uint8_t* resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size, unsigned lane, bool write);
+  uint8_t* resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size, unsigned lane,
+                   bool write);
   std::string read_device_string(uint64_t generic_addr, unsigned lane);
-  uint8_t* local(unsigned lane) { return local_.data() + size_t(lane) * launch_->local_bytes_per_thread(); }
+  uint8_t* local(unsigned lane) {
+    return local_.data() + size_t(lane) * launch_->local_bytes_per_thread();
+  }
   uint64_t special_value(SpecialReg s, unsigned lane) const;
   [[noreturn]] void fault(const Inst& in, unsigned lane, const std::string& what) const;
 
@@ -110,14 +113,14 @@ class Warp {
   State state_ = State::Done;
   BarrierArrival barrier_;
   LaneMask exited_ = 0;
-  LaneMask active_ = 0;           // lanes running at the top SIMT entry
+  LaneMask active_ = 0;  // lanes running at the top SIMT entry
   std::vector<SimtEntry> simt_;
   std::vector<CallFrame> calls_;
-  std::vector<uint64_t> regs_;    // frames of num_regs * kWarpSize slots, innermost last
+  std::vector<uint64_t> regs_;  // frames of num_regs * kWarpSize slots, innermost last
   size_t reg_base_ = 0;
-  uint32_t frame_base_ = 0;       // local-memory offset of the current function's frame
-  uint32_t stack_used_ = 0;       // stack charged to the active calls (depots and call overhead)
-  std::vector<uint8_t> local_;    // kWarpSize areas of local_bytes_per_thread()
+  uint32_t frame_base_ = 0;     // local-memory offset of the current function's frame
+  uint32_t stack_used_ = 0;     // stack charged to the active calls (depots and call overhead)
+  std::vector<uint8_t> local_;  // kWarpSize areas of local_bytes_per_thread()
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;
   uint64_t thread_instructions_ = 0;

@@ -21,21 +21,33 @@ uint64_t extend(uint64_t raw, ScalarType t) {
 template <typename T>
 T atomic_apply(AtomOp op, T old, T b, T c) {
   switch (op) {
-    case AtomOp::Add: return T(old + b);
-    case AtomOp::Min: return b < old ? b : old;
-    case AtomOp::Max: return b > old ? b : old;
-    case AtomOp::Exch: return b;
-    case AtomOp::Cas: return old == b ? c : old;
-    default: break;
+    case AtomOp::Add:
+      return T(old + b);
+    case AtomOp::Min:
+      return b < old ? b : old;
+    case AtomOp::Max:
+      return b > old ? b : old;
+    case AtomOp::Exch:
+      return b;
+    case AtomOp::Cas:
+      return old == b ? c : old;
+    default:
+      break;
   }
   if constexpr (std::is_integral_v<T>) {
     switch (op) {
-      case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
-      case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
-      case AtomOp::And: return old & b;
-      case AtomOp::Or: return old | b;
-      case AtomOp::Xor: return old ^ b;
-      default: break;
+      case AtomOp::Inc:
+        return old >= b ? T(0) : T(old + 1);
+      case AtomOp::Dec:
+        return (old == 0 || old > b) ? b : T(old - 1);
+      case AtomOp::And:
+        return old & b;
+      case AtomOp::Or:
+        return old | b;
+      case AtomOp::Xor:
+        return old ^ b;
+      default:
+        break;
     }
   }
   return old;
@@ -58,13 +70,23 @@ uint64_t atomic_result(const ScalarType t, AtomOp op, uint64_t old, uint64_t b, 
                        bool& supported) {
   supported = true;
   switch (t) {
-    case ScalarType::U32: case ScalarType::B32: return atomic_on_bits<uint32_t>(op, old, b, c);
-    case ScalarType::S32: return atomic_on_bits<int32_t>(op, old, b, c);
-    case ScalarType::U64: case ScalarType::B64: return atomic_on_bits<uint64_t>(op, old, b, c);
-    case ScalarType::S64: return atomic_on_bits<int64_t>(op, old, b, c);
-    case ScalarType::F32: return atomic_on_bits<float>(op, old, b, c);
-    case ScalarType::F64: return atomic_on_bits<double>(op, old, b, c);
-    default: supported = false; return old;
+    case ScalarType::U32:
+    case ScalarType::B32:
+      return atomic_on_bits<uint32_t>(op, old, b, c);
+    case ScalarType::S32:
+      return atomic_on_bits<int32_t>(op, old, b, c);
+    case ScalarType::U64:
+    case ScalarType::B64:
+      return atomic_on_bits<uint64_t>(op, old, b, c);
+    case ScalarType::S64:
+      return atomic_on_bits<int64_t>(op, old, b, c);
+    case ScalarType::F32:
+      return atomic_on_bits<float>(op, old, b, c);
+    case ScalarType::F64:
+      return atomic_on_bits<double>(op, old, b, c);
+    default:
+      supported = false;
+      return old;
   }
 }
 
@@ -72,9 +94,12 @@ uint64_t atomic_result(const ScalarType t, AtomOp op, uint64_t old, uint64_t b, 
 
 uint64_t Warp::address_bias(const Operand& o) const {
   switch (o.base) {
-    case AddrBase::Frame: return o.imm + frame_base_;
-    case AddrBase::DynamicShared: return o.imm + cta_->dynamic_shared_base;
-    default: return o.imm;
+    case AddrBase::Frame:
+      return o.imm + frame_base_;
+    case AddrBase::DynamicShared:
+      return o.imm + cta_->dynamic_shared_base;
+    default:
+      return o.imm;
   }
 }
 
@@ -93,33 +118,40 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
     case StateSpace::Const: {
       uint8_t* p = launch_->global->page_pointer(addr);
       if (!p) {
-        fault(in, lane, fmt::format("illegal {} of {} bytes at global address 0x{:x}",
-                                    write ? "write" : "read", size, addr));
+        fault(in, lane,
+              fmt::format("illegal {} of {} bytes at global address 0x{:x}",
+                          write ? "write" : "read", size, addr));
       }
       return p;
     }
     case StateSpace::Shared:
       if (addr + size > cta_->shared.size()) {
-        fault(in, lane, fmt::format("shared memory {} of {} bytes at offset 0x{:x} is outside the "
-                                    "CTA's {} bytes", write ? "write" : "read", size, addr,
-                                    cta_->shared.size()));
+        fault(in, lane,
+              fmt::format("shared memory {} of {} bytes at offset 0x{:x} is outside the "
+                          "CTA's {} bytes",
+                          write ? "write" : "read", size, addr, cta_->shared.size()));
       }
       return cta_->shared.data() + addr;
     case StateSpace::Local:
       if (addr + size > launch_->local_bytes_per_thread()) {
-        fault(in, lane, fmt::format("local memory access at offset 0x{:x} is outside the thread's "
-                                    "{} bytes", addr, launch_->local_bytes_per_thread()));
+        fault(in, lane,
+              fmt::format("local memory access at offset 0x{:x} is outside the thread's "
+                          "{} bytes",
+                          addr, launch_->local_bytes_per_thread()));
       }
       return local(lane) + addr;
     case StateSpace::Param:
       if (write || addr + size > launch_->params.size()) {
-        fault(in, lane, fmt::format("invalid kernel parameter {} at offset {}",
-                                    write ? "write" : "read", addr));
+        fault(in, lane,
+              fmt::format("invalid kernel parameter {} at offset {}", write ? "write" : "read",
+                          addr));
       }
       return const_cast<uint8_t*>(launch_->params.data()) + addr;
     default:
-      if (in_shared_window(addr)) return resolve(in, StateSpace::Shared, addr - kSharedWindowBase, size, lane, write);
-      if (in_local_window(addr)) return resolve(in, StateSpace::Local, addr - kLocalWindowBase, size, lane, write);
+      if (in_shared_window(addr))
+        return resolve(in, StateSpace::Shared, addr - kSharedWindowBase, size, lane, write);
+      if (in_local_window(addr))
+        return resolve(in, StateSpace::Local, addr - kLocalWindowBase, size, lane, write);
       return resolve(in, StateSpace::Global, addr, size, lane, write);
   }
 }
@@ -174,21 +206,39 @@ void Warp::store_sized(const Inst& in, LaneMask exec) {
 
 void Warp::load(const Inst& in, LaneMask exec) {
   switch (type_size(in.type)) {
-    case 1: load_sized<1>(in, exec); break;
-    case 2: load_sized<2>(in, exec); break;
-    case 4: load_sized<4>(in, exec); break;
-    case 8: load_sized<8>(in, exec); break;
-    default: fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported load size");
+    case 1:
+      load_sized<1>(in, exec);
+      break;
+    case 2:
+      load_sized<2>(in, exec);
+      break;
+    case 4:
+      load_sized<4>(in, exec);
+      break;
+    case 8:
+      load_sized<8>(in, exec);
+      break;
+    default:
+      fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported load size");
   }
 }
 
 void Warp::store(const Inst& in, LaneMask exec) {
   switch (type_size(in.type)) {
-    case 1: store_sized<1>(in, exec); break;
-    case 2: store_sized<2>(in, exec); break;
-    case 4: store_sized<4>(in, exec); break;
-    case 8: store_sized<8>(in, exec); break;
-    default: fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported store size");
+    case 1:
+      store_sized<1>(in, exec);
+      break;
+    case 2:
+      store_sized<2>(in, exec);
+      break;
+    case 4:
+      store_sized<4>(in, exec);
+      break;
+    case 8:
+      store_sized<8>(in, exec);
+      break;
+    default:
+      fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported store size");
   }
 }
 
@@ -218,8 +268,10 @@ void Warp::atomic(const Inst& in, LaneMask exec) {
 
 void Warp::address_conversion(const Inst& in, LaneMask exec) {
   uint64_t window = 0;
-  if (in.space == StateSpace::Shared) window = kSharedWindowBase;
-  else if (in.space == StateSpace::Local) window = kLocalWindowBase;
+  if (in.space == StateSpace::Shared)
+    window = kSharedWindowBase;
+  else if (in.space == StateSpace::Local)
+    window = kLocalWindowBase;
   else if (in.space != StateSpace::Global && in.space != StateSpace::Const)
     fault(in, unsigned(__builtin_ctz(exec | 1)), "cvta on this state space is not supported");
   const bool to_space = in.sub == 1;
@@ -227,8 +279,10 @@ void Warp::address_conversion(const Inst& in, LaneMask exec) {
   const Operand& s = in.src(0);
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    const uint64_t v = s.kind == Operand::Kind::Addr ? address_of(s, lane) : read_bits(ctx_, s, lane);
-    ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = (to_space ? v - window : v + window) & mask;
+    const uint64_t v =
+        s.kind == Operand::Kind::Addr ? address_of(s, lane) : read_bits(ctx_, s, lane);
+    ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] =
+        (to_space ? v - window : v + window) & mask;
   }
 }
 
@@ -261,10 +315,19 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
 
 void Warp::execute_memory(const Inst& in, LaneMask exec) {
   switch (in.op) {
-    case Op::Ld: load(in, exec); break;
-    case Op::St: store(in, exec); break;
-    case Op::Atom: case Op::Red: atomic(in, exec); break;
-    case Op::Cvta: address_conversion(in, exec); break;
+    case Op::Ld:
+      load(in, exec);
+      break;
+    case Op::St:
+      store(in, exec);
+      break;
+    case Op::Atom:
+    case Op::Red:
+      atomic(in, exec);
+      break;
+    case Op::Cvta:
+      address_conversion(in, exec);
+      break;
     case Op::MovAddr:
       for (LaneMask m = exec; m; m &= m - 1) {
         const unsigned lane = unsigned(__builtin_ctz(m));
@@ -279,9 +342,14 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
         ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + unsigned(__builtin_ctz(m))] = v;
       break;
     }
-    case Op::MbarInit: case Op::MbarArrive: case Op::MbarTestWait: mbarrier(in, exec); break;
+    case Op::MbarInit:
+    case Op::MbarArrive:
+    case Op::MbarTestWait:
+      mbarrier(in, exec);
+      break;
     default:
-      fault(in, unsigned(__builtin_ctz(exec | 1)), "instruction not executable by the functional core");
+      fault(in, unsigned(__builtin_ctz(exec | 1)),
+            "instruction not executable by the functional core");
   }
 }
 

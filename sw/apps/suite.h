@@ -14,16 +14,16 @@ namespace gpusoc::apps {
 
 struct RunResult {
   bool verified = false;
-  std::string summary;          // one line: what was checked, and the worst error seen
-  ptx::LaunchStats stats;       // summed over the app's launches
-  double kernel_wall_s = 0;     // host time spent inside launches
+  std::string summary;       // one line: what was checked, and the worst error seen
+  ptx::LaunchStats stats;    // summed over the app's launches
+  double kernel_wall_s = 0;  // host time spent inside launches
 };
 
 struct SuiteApp {
   std::string name;
   std::string description;
   uint64_t default_size;
-  std::string size_meaning;     // "elements", "matrix order N"
+  std::string size_meaning;  // "elements", "matrix order N"
   std::function<RunResult(ptx::FunctionalDevice&, uint64_t size)> run;
 };
 

@@ -21,7 +21,9 @@ std::vector<float> random_floats(size_t n, uint32_t seed) {
   return v;
 }
 
-uint32_t blocks_for(uint64_t n, uint32_t block) { return uint32_t((n + block - 1) / block); }
+uint32_t blocks_for(uint64_t n, uint32_t block) {
+  return uint32_t((n + block - 1) / block);
+}
 
 RunResult vector_add(ptx::FunctionalDevice& dev, uint64_t n) {
   RunResult r;
@@ -62,7 +64,8 @@ RunResult sgemm(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel) {
   const auto a = random_floats(n * n, 5), b = random_floats(n * n, 6), c0 = random_floats(n * n, 7);
   const ptx::DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
   const ptx::Dim3 grid(blocks_for(n, 16), blocks_for(n, 16));
-  timed_launch(r, dev, m.kernel(kernel), {grid, ptx::Dim3(16, 16)}, N, N, N, alpha, da, db, beta, dc);
+  timed_launch(r, dev, m.kernel(kernel), {grid, ptx::Dim3(16, 16)}, N, N, N, alpha, da, db, beta,
+               dc);
   const auto c = dev.download<float>(dc, n * n);
   uint64_t wrong = 0;
   double worst = 0;
@@ -83,8 +86,9 @@ RunResult sgemm(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel) {
     }
   }
   r.verified = wrong == 0;
-  r.summary = fmt::format("{} {}x{}: {} elements outside the rounding bound (worst at {:.3f} of it)",
-                          kernel, n, n, wrong, worst);
+  r.summary =
+      fmt::format("{} {}x{}: {} elements outside the rounding bound (worst at {:.3f} of it)",
+                  kernel, n, n, wrong, worst);
   return r;
 }
 
@@ -94,7 +98,8 @@ std::vector<SuiteApp> linear_algebra_apps() {
   return {
       {"vector_add", "c = a + b over n floats", 1 << 20, "elements", vector_add},
       {"saxpy", "y = a*x + y over n floats", 1 << 20, "elements", saxpy},
-      {"sgemm_naive", "C = alpha*A*B + beta*C, N x N, one thread per element", 128, "matrix order N",
+      {"sgemm_naive", "C = alpha*A*B + beta*C, N x N, one thread per element", 128,
+       "matrix order N",
        [](ptx::FunctionalDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_naive"); }},
       {"sgemm_tiled", "C = alpha*A*B + beta*C, N x N, 16x16 shared-memory tiles", 256,
        "matrix order N",

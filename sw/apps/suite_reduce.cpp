@@ -40,8 +40,8 @@ RunResult reduce(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel) {
   const double bound = (serial + 20) * std::ldexp(1.0, -24) * magnitude;
   const double err = std::fabs(double(sum) - exact);
   r.verified = err <= bound;
-  r.summary = fmt::format("{} n={}: sum {} vs exact {:.6f}, error {:.3g} (bound {:.3g})", kernel,
-                          n, sum, exact, err, bound);
+  r.summary = fmt::format("{} n={}: sum {} vs exact {:.6f}, error {:.3g} (bound {:.3g})", kernel, n,
+                          sum, exact, err, bound);
   return r;
 }
 

@@ -25,7 +25,8 @@ double median(std::vector<double> v) {
 }
 
 int usage(const std::string& why) {
-  std::cerr << "gpusoc_bench: " << why << "\nusage: scripts/bench [--repeat N] [--list] [NAME...]\n";
+  std::cerr << "gpusoc_bench: " << why
+            << "\nusage: scripts/bench [--repeat N] [--list] [NAME...]\n";
   return 2;
 }
 
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
       for (const auto& [key, value] : b.run()) samples[key].push_back(value);
     }
     std::string line = fmt::format("{{\"bench\":\"{}\",\"repeat\":{}", b.name, repeat);
-    for (const auto& [key, values] : samples) line += fmt::format(",\"{}\":{:.6g}", key, median(values));
+    for (const auto& [key, values] : samples)
+      line += fmt::format(",\"{}\":{:.6g}", key, median(values));
     std::cout << line << "}" << std::endl;
   }
   return 0;

@@ -59,7 +59,8 @@ nlohmann::json read_json(const std::string& path) {
 
 TEST_F(CommandsTest, RunVerifiesAndWritesIdenticalStatisticsEachTime) {
   const std::string first = dir.file("first.json"), second = dir.file("second.json");
-  const std::string args = "run sgemm_tiled --size 40 --config " + kConfigs + "/small.json --stats-out ";
+  const std::string args =
+      "run sgemm_tiled --size 40 --config " + kConfigs + "/small.json --stats-out ";
   const Outcome a = gpusoc(args + first);
   ASSERT_EQ(a.status, 0) << a.err;
   EXPECT_THAT(a.out, HasSubstr("PASSED: sgemm_tiled"));

@@ -125,4 +125,26 @@ inline ExecFn dispatch_fp_flags(uint16_t inst_flags, Fn&& f) {
   }
 }
 
+/// Whether double s lies exactly halfway between two adjacent f32 values (s a normal double).
+inline bool is_f32_midpoint(double s) {
+  const uint64_t b = bits_of(s);
+  const int e = int((b >> 52) & 0x7ff) - 1023;
+  const int drop = 29 + (e < -126 ? -126 - e : 0);  // bits of s below f32's last place
+  const uint64_t sig = (b & ((uint64_t(1) << 52) - 1)) | uint64_t(1) << 52;
+  return s != 0 && drop <= 53 && (sig & ((uint64_t(1) << drop) - 1)) == uint64_t(1) << (drop - 1);
+}
+
+/// f32 fma without calling libm: the product is exact in double, so rounding p + c to double and
+/// then to f32 is one correct rounding in the directed modes (the same direction twice), and in
+/// round-to-nearest unless the double sum lands exactly on an f32 midpoint that the exact sum
+/// misses; that case is found with TwoSum and broken toward the exact value.
+inline float fma_f32(float a, float b, float c, bool nearest) {
+  const double p = double(a) * double(b), s = p + double(c);
+  if (nearest && std::isfinite(s) && is_f32_midpoint(s)) {
+    const double t = s - p, e = (p - (s - t)) + (double(c) - t);  // s + e == p + c exactly
+    if (e != 0) return float(std::nextafter(s, e > 0 ? HUGE_VAL : -HUGE_VAL));
+  }
+  return float(s);
+}
+
 }  // namespace gpusoc::ptx::sem

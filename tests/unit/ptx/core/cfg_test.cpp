@@ -9,7 +9,9 @@
 namespace gpusoc::ptx {
 namespace {
 
-Inst plain() { return Inst{}; }
+Inst plain() {
+  return Inst{};
+}
 Inst bra(uint32_t target, bool guarded) {
   Inst in;
   in.op = Op::Bra;

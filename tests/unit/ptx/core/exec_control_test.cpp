@@ -233,7 +233,8 @@ TEST(Barriers, WarpsWaitingOnDifferentBarriersAreADeadlock) {
     FAIL() << "expected a deadlock error";
   } catch (const ExecutionError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("deadlock at barrier 0: 32 threads arrived, 64 expected"), std::string::npos)
+    EXPECT_NE(what.find("deadlock at barrier 0: 32 threads arrived, 64 expected"),
+              std::string::npos)
         << what;
     EXPECT_NE(what.find("block (0,0,0)"), std::string::npos) << what;
   }

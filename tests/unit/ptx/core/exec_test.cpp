@@ -146,9 +146,8 @@ std::string failure(const std::function<void()>& run) {
 TEST(Faults, UnmappedAddressNamesThreadKernelAndLine) {
   FunctionalDevice dev;
   Module m = dev.load_module(kFaults, "faults.ptx");
-  const std::string what = failure([&] {
-    dev.launch(m.kernel("poke"), Dim3(3), Dim3(64), uint64_t(0x10), uint32_t(37));
-  });
+  const std::string what = failure(
+      [&] { dev.launch(m.kernel("poke"), Dim3(3), Dim3(64), uint64_t(0x10), uint32_t(37)); });
   EXPECT_NE(what.find("kernel 'poke' block (0,0,0) thread (37,0,0): illegal write of 4 bytes at "
                       "global address 0x10 at faults.ptx:16"),
             std::string::npos)
@@ -159,9 +158,8 @@ TEST(Faults, MisalignedAccess) {
   FunctionalDevice dev;
   Module m = dev.load_module(kFaults);
   DevicePtr p = dev.malloc(64);
-  const std::string what = failure([&] {
-    dev.launch(m.kernel("poke"), Dim3(1), Dim3(32), p + 2, uint32_t(3));
-  });
+  const std::string what =
+      failure([&] { dev.launch(m.kernel("poke"), Dim3(1), Dim3(32), p + 2, uint32_t(3)); });
   EXPECT_NE(what.find("misaligned 4-byte access at address"), std::string::npos) << what;
 }
 
@@ -171,15 +169,17 @@ TEST(Faults, AccessPastAFreedAllocation) {
   DevicePtr p = dev.malloc(64);
   EXPECT_EQ(failure([&] { dev.launch(m.kernel("poke"), Dim3(1), Dim3(32), p, uint32_t(1)); }), "");
   dev.free(p);
-  EXPECT_NE(failure([&] { dev.launch(m.kernel("poke"), Dim3(1), Dim3(32), p, uint32_t(1)); })
-                .find("illegal write"),
+  EXPECT_NE(failure([&] {
+              dev.launch(m.kernel("poke"), Dim3(1), Dim3(32), p, uint32_t(1));
+            }).find("illegal write"),
             std::string::npos);
 }
 
 TEST(Faults, TrapStopsTheKernel) {
   FunctionalDevice dev;
   Module m = dev.load_module(kFaults);
-  const std::string what = failure([&] { dev.launch(m.kernel("stop"), Dim3(2), Dim3(32), uint32_t(5)); });
+  const std::string what =
+      failure([&] { dev.launch(m.kernel("stop"), Dim3(2), Dim3(32), uint32_t(5)); });
   EXPECT_NE(what.find("thread (5,0,0): trap instruction executed"), std::string::npos) << what;
 }
 

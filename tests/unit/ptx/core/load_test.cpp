@@ -24,12 +24,12 @@ std::vector<Diagnostic> load_errors(const std::string& text) {
 }
 
 const char* kKernelHead =
-    ".visible .entry k(\n"            // line 5
-    "  .param .u64 out\n"             // line 6
-    ")\n"                             // line 7
-    "{\n"                             // line 8
-    "  .reg .b32 %r<4>;\n"            // line 9
-    "  .reg .b64 %rd<3>;\n";          // line 10
+    ".visible .entry k(\n"    // line 5
+    "  .param .u64 out\n"     // line 6
+    ")\n"                     // line 7
+    "{\n"                     // line 8
+    "  .reg .b32 %r<4>;\n"    // line 9
+    "  .reg .b64 %rd<3>;\n";  // line 10
 
 TEST(Load, UnsupportedInstructionNamesOpcodeAndLine) {
   auto d = load_errors(module(std::string(kKernelHead) +
@@ -42,18 +42,18 @@ TEST(Load, UnsupportedInstructionNamesOpcodeAndLine) {
 }
 
 TEST(Load, UnknownModifierIsNamed) {
-  auto d = load_errors(module(std::string(kKernelHead) + "  add.bogus.s32 %r0, %r1, %r2;\n  ret;\n}\n"));
+  auto d =
+      load_errors(module(std::string(kKernelHead) + "  add.bogus.s32 %r0, %r1, %r2;\n  ret;\n}\n"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].loc.line, 11u);
   EXPECT_NE(d[0].message.find("'.bogus'"), std::string::npos) << d[0].message;
 }
 
 TEST(Load, EveryProblemIsReported) {
-  auto d = load_errors(module(std::string(kKernelHead) +
-                              "  bra $L_nowhere;\n"          // 11
-                              "  add.s32 %r0, %r9x, 1;\n"    // 12
-                              "  add.s32 %r0, %r1;\n"        // 13
-                              "  ret;\n}\n"));
+  auto d = load_errors(module(std::string(kKernelHead) + "  bra $L_nowhere;\n"        // 11
+                                                         "  add.s32 %r0, %r9x, 1;\n"  // 12
+                                                         "  add.s32 %r0, %r1;\n"      // 13
+                                                         "  ret;\n}\n"));
   ASSERT_EQ(d.size(), 3u);
   std::vector<uint32_t> lines;
   for (const auto& x : d) lines.push_back(x.loc.line);
@@ -68,16 +68,17 @@ TEST(Load, EveryProblemIsReported) {
 }
 
 TEST(Load, FloatLiteralOnIntegerInstructionIsRejected) {
-  auto d = load_errors(module(std::string(kKernelHead) + "  add.s64 %rd0, %rd1, 0d3FF0000000000000;\n  ret;\n}\n"));
+  auto d = load_errors(
+      module(std::string(kKernelHead) + "  add.s64 %rd0, %rd1, 0d3FF0000000000000;\n  ret;\n}\n"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].message.find("floating-point literal"), std::string::npos) << d[0].message;
 }
 
 TEST(Load, CallToUnknownExternalFunctionIsRejected) {
-  auto d = load_errors(module(
-      ".extern .func (.param .b64 r) malloc(.param .b64 n);\n" + std::string(kKernelHead) +
-      "  { .param .b64 a; .param .b64 r;\n  st.param.b64 [a], 16;\n"
-      "  call.uni (r), malloc, (a);\n  }\n  ret;\n}\n"));
+  auto d = load_errors(module(".extern .func (.param .b64 r) malloc(.param .b64 n);\n" +
+                              std::string(kKernelHead) +
+                              "  { .param .b64 a; .param .b64 r;\n  st.param.b64 [a], 16;\n"
+                              "  call.uni (r), malloc, (a);\n  }\n  ret;\n}\n"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].message.find("external function 'malloc'"), std::string::npos) << d[0].message;
 }
@@ -166,9 +167,10 @@ TEST(Launch, BadLaunchesAreRefusedBeforeRunning) {
   dev.memset(out, 0, 16);
   EXPECT_THROW(dev.launch(k, Dim3(1), Dim3(2048), out), LaunchError);
   EXPECT_THROW(dev.launch(k, Dim3(0), Dim3(32), out), LaunchError);
-  EXPECT_THROW(dev.launch(k, Dim3(1), Dim3(32)), LaunchError);                  // too few
-  EXPECT_THROW(dev.launch(k, Dim3(1), Dim3(32), uint32_t(5)), LaunchError);     // wrong size
-  EXPECT_THROW(dev.launch(k, LaunchConfig{Dim3(1), Dim3(32), 1u << 20}, KernelArgs(out)), LaunchError);
+  EXPECT_THROW(dev.launch(k, Dim3(1), Dim3(32)), LaunchError);               // too few
+  EXPECT_THROW(dev.launch(k, Dim3(1), Dim3(32), uint32_t(5)), LaunchError);  // wrong size
+  EXPECT_THROW(dev.launch(k, LaunchConfig{Dim3(1), Dim3(32), 1u << 20}, KernelArgs(out)),
+               LaunchError);
   EXPECT_EQ(dev.download<uint32_t>(out, 1)[0], 0u);  // nothing ran
 }
 
