@@ -12,9 +12,25 @@ namespace gpusoc::ptx::detail {
 
 uint32_t variable_size(const ast::VarDecl& d) {
   uint64_t n = uint64_t(type_size(d.type)) * d.vector;
-  for (uint64_t dim : d.dims) n *= dim ? dim : 0;
-  if (!d.dims.empty() && d.dims.back() == 0) n = uint64_t(type_size(d.type)) * d.init.size();
-  return uint32_t(n);
+  if (!d.dims.empty() && d.dims.back() == 0) n *= d.init.size();
+  for (uint64_t dim : d.dims) {
+    if (dim == 0) continue;
+    if (dim > kMaxVariableBytes || n > kMaxVariableBytes / dim) return kMaxVariableBytes + 1;
+    n *= dim;
+  }
+  return uint32_t(std::min<uint64_t>(n, kMaxVariableBytes + 1));
+}
+
+std::string variable_problem(const ast::VarDecl& d) {
+  if (variable_size(d) > kMaxVariableBytes) {
+    return "variable '" + d.name + "' is larger than " + std::to_string(kMaxVariableBytes >> 20) +
+           " MiB";
+  }
+  if (d.align > kMaxAlign || (d.align & (d.align - 1)) != 0) {
+    return "alignment " + std::to_string(d.align) + " of '" + d.name +
+           "' is not a power of two up to " + std::to_string(kMaxAlign);
+  }
+  return "";
 }
 
 uint32_t variable_align(const ast::VarDecl& d) {
@@ -22,10 +38,6 @@ uint32_t variable_align(const ast::VarDecl& d) {
 }
 
 namespace {
-
-uint32_t align_up(uint32_t v, uint32_t a) {
-  return (v + a - 1) / a * a;
-}
 
 struct SpecialName {
   SpecialReg x, y, z;
@@ -124,6 +136,34 @@ bool is_unsupported_special(const std::string& name) {
   return false;
 }
 
+// Type rules of the instructions the warp itself executes; empty when `in` is fine.
+std::string check_core_types(const Inst& in) {
+  const unsigned size = type_size(in.type);
+  switch (in.op) {
+    case Op::Ld:
+    case Op::St:
+      if (size != 1 && size != 2 && size != 4 && size != 8)
+        return "needs a 1-, 2-, 4- or 8-byte type";
+      return "";
+    case Op::Atom:
+    case Op::Red: {
+      const bool is_float = in.type == ScalarType::F32 || in.type == ScalarType::F64;
+      if ((size != 4 && size != 8) || in.type == ScalarType::Pred ||
+          (ptx::is_float(in.type) && !is_float))
+        return "needs a 32- or 64-bit integer, bit, f32 or f64 type";
+      const AtomOp op = AtomOp(in.sub);
+      if (is_float && op != AtomOp::Add && op != AtomOp::Min && op != AtomOp::Max &&
+          op != AtomOp::Exch)
+        return "on floats supports only add, min, max and exch";
+      if ((op == AtomOp::Inc || op == AtomOp::Dec) && in.type != ScalarType::U32)
+        return "inc and dec take .u32";
+      return "";
+    }
+    default:
+      return "";
+  }
+}
+
 // The float type a float literal in this instruction is converted to.
 ScalarType literal_type(const Inst& in) {
   return (in.op == Op::Cvt || in.op == Op::Set) ? in.type2 : in.type;
@@ -169,7 +209,7 @@ class FunctionDecoder {
       }
     }
     // A kernel's frame starts at local address 0, after the module's .local variables.
-    out_.frame_bytes = align_up(frame_bytes_, 16);
+    out_.frame_bytes = uint32_t(std::min<uint64_t>((frame_bytes_ + 15) / 16 * 16, kMaxFrameBytes));
     for (unsigned i = 0; i < 3; ++i) {
       out_.reqntid[i] = fn_.reqntid[i];
       out_.maxntid[i] = fn_.maxntid[i];
@@ -178,15 +218,24 @@ class FunctionDecoder {
 
  private:
   uint32_t allocate_frame(uint32_t size, uint32_t align) {
-    frame_bytes_ = align_up(frame_bytes_, std::max(1u, align));
-    const uint32_t off = frame_bytes_;
+    frame_bytes_ = (frame_bytes_ + align - 1) / align * align;
+    const uint64_t off = frame_bytes_;
     frame_bytes_ += size;
-    return off;
+    if (frame_bytes_ > kMaxFrameBytes && !frame_too_large_) {
+      frame_too_large_ = true;
+      diags_.error(fn_.loc, "local memory of '" + fn_.name + "' exceeds " +
+                                std::to_string(kMaxFrameBytes >> 20) + " MiB");
+    }
+    return uint32_t(std::min<uint64_t>(off, kMaxFrameBytes));
   }
 
   void layout_params() {
-    uint32_t param_bytes = 0;
+    uint64_t param_bytes = 0;
     auto place = [&](const ast::VarDecl& d, std::vector<ParamSlot>& slots) {
+      if (const std::string bad = variable_problem(d); !bad.empty()) {
+        diags_.error(d.loc, bad);
+        return;
+      }
       ParamSlot slot;
       slot.size = variable_size(d);
       slot.align = variable_align(d);
@@ -194,7 +243,8 @@ class FunctionDecoder {
       sym.size = slot.size;
       sym.type = d.type;
       if (fn_.is_entry) {
-        slot.offset = param_bytes = align_up(param_bytes, slot.align);
+        param_bytes = (param_bytes + slot.align - 1) / slot.align * slot.align;
+        slot.offset = uint32_t(std::min<uint64_t>(param_bytes, kMaxParamBufferBytes));
         param_bytes += slot.size;
         sym.space = StateSpace::Param;
         sym.offset = slot.offset;
@@ -209,7 +259,12 @@ class FunctionDecoder {
     };
     for (const ast::VarDecl& d : fn_.params) place(d, out_.params);
     for (const ast::VarDecl& d : fn_.returns) place(d, out_.returns);
-    out_.param_buffer_bytes = param_bytes;
+    if (param_bytes > kMaxParamBufferBytes) {
+      diags_.error(fn_.loc, "parameters of '" + fn_.name + "' take " + std::to_string(param_bytes) +
+                                " bytes; at most " + std::to_string(kMaxParamBufferBytes) +
+                                " are allowed");
+    }
+    out_.param_buffer_bytes = uint32_t(std::min<uint64_t>(param_bytes, kMaxParamBufferBytes));
   }
 
   void declare(const ast::VarDecl& d) {
@@ -228,6 +283,10 @@ class FunctionDecoder {
       }
       case StateSpace::Local:
       case StateSpace::Param: {
+        if (const std::string bad = variable_problem(d); !bad.empty()) {
+          diags_.error(d.loc, bad);
+          return;
+        }
         if (d.space == StateSpace::Local) out_.depot_bytes += variable_size(d);
         Symbol sym;
         sym.space = StateSpace::Local;
@@ -457,6 +516,14 @@ class FunctionDecoder {
     bool ok = shape.is_call ? decode_call(ai, in) : decode_operands(ai, in, shape);
     if (!ok) return;
     if (in.op <= Op::Match) {
+      for (unsigned i = 0; i < in.num_src; ++i) {
+        if (in.src(i).kind == Operand::Kind::Addr) {  // a local or extern .shared symbol
+          diags_.error(ai.loc,
+                       "the address of a .local, .param or extern .shared variable can "
+                       "only be taken with mov or cvta");
+          return;
+        }
+      }
       in.exec = select_handler(in, why);
       if (!in.exec) {
         diags_.error(ai.loc, "unsupported instruction '" + spelled(ai) + "': " + why);
@@ -464,6 +531,11 @@ class FunctionDecoder {
       }
       in.cls = classify(in);
     } else {
+      const std::string bad = check_core_types(in);
+      if (!bad.empty()) {
+        diags_.error(ai.loc, "unsupported instruction '" + spelled(ai) + "': " + bad);
+        return;
+      }
       in.cls = core_class(in.op);
     }
     out_.code.push_back(in);
@@ -504,7 +576,10 @@ class FunctionDecoder {
     unsigned k = 0;
     for (const ast::Operand* o : dst) {
       if (!source_or_dest(*o, in, in.ops[k])) return false;
-      if (in.ops[k].kind == Operand::Kind::Imm || in.ops[k].kind == Operand::Kind::Addr) {
+      const Operand::Kind kind = in.ops[k].kind;
+      const bool sink_allowed = in.op == Op::Unpack || in.op == Op::Ld || in.op == Op::Atom;
+      if (kind == Operand::Kind::Imm || kind == Operand::Kind::Addr ||
+          (kind == Operand::Kind::None && !sink_allowed)) {
         error(*o, "a destination must be a register");
         return false;
       }
@@ -531,19 +606,22 @@ class FunctionDecoder {
     const auto& ops = ai.operands;
     size_t i = 0;
     CallSite site;
-    auto frame_offsets = [&](const ast::Operand& list, std::vector<uint32_t>& out) {
+    site.line = ai.loc.line;
+    auto frame_offsets = [&](const ast::Operand& list, std::vector<uint32_t>& offsets,
+                             std::vector<uint32_t>& sizes) {
       for (const ast::Operand& e : list.elements) {
         const Symbol* s = scopes_.find_symbol(e.name);
         if (!s || s->base != AddrBase::Frame) {
           error(e, "call argument '" + e.name + "' is not a .param variable of this function");
           return false;
         }
-        out.push_back(uint32_t(s->offset));
+        offsets.push_back(uint32_t(s->offset));
+        sizes.push_back(s->size);
       }
       return true;
     };
     if (i < ops.size() && ops[i].kind == K::ParenList) {
-      if (!frame_offsets(ops[i++], site.ret_offsets)) return false;
+      if (!frame_offsets(ops[i++], site.ret_offsets, site.ret_sizes)) return false;
     }
     if (i >= ops.size()) {
       diags_.error(ai.loc, "call needs a function");
@@ -551,7 +629,7 @@ class FunctionDecoder {
     }
     const ast::Operand& callee = ops[i++];
     if (i < ops.size() && ops[i].kind == K::ParenList) {
-      if (!frame_offsets(ops[i++], site.arg_offsets)) return false;
+      if (!frame_offsets(ops[i++], site.arg_offsets, site.arg_sizes)) return false;
     }
     if (const RegisterInfo* r = scopes_.find_register(callee.name)) {
       site.callee_reg = r->index;
@@ -586,7 +664,8 @@ class FunctionDecoder {
   Function& out_;
   Diagnostics& diags_;
   Scopes scopes_;
-  uint32_t frame_bytes_ = 0;
+  uint64_t frame_bytes_ = 0;  // 64-bit: the limit is checked, never wrapped
+  bool frame_too_large_ = false;
   std::unordered_map<std::string, uint32_t> labels_;
   std::vector<std::pair<uint32_t, std::pair<std::string, SourceLoc>>> branch_fixups_;
 };

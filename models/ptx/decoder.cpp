@@ -132,6 +132,10 @@ std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSy
 void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlacement& placement,
                    Diagnostics& diags, Program& program) {
   for (const ast::VarDecl& d : m.globals) {
+    if (const std::string bad = detail::variable_problem(d); !bad.empty()) {
+      diags.error(d.loc, bad);
+      continue;
+    }
     detail::Symbol sym;
     sym.space = d.space;
     sym.size = detail::variable_size(d);
@@ -151,11 +155,20 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
           sym.base = AddrBase::DynamicShared;
         } else {
           sym.offset = align_up(syms.shared_bytes, align);
+          if (sym.offset + sym.size > detail::kMaxVariableBytes) {
+            diags.error(d.loc,
+                        "static shared memory of the module exceeds 16 MiB at '" + d.name + "'");
+            continue;
+          }
           syms.shared_bytes = uint32_t(sym.offset + sym.size);
         }
         break;
       case StateSpace::Local:
         sym.offset = align_up(syms.module_local_bytes, align);
+        if (sym.offset + sym.size > detail::kMaxVariableBytes) {
+          diags.error(d.loc, "module .local variables exceed 16 MiB at '" + d.name + "'");
+          continue;
+        }
         syms.module_local_bytes = uint32_t(sym.offset + sym.size);
         break;
       default:
@@ -167,7 +180,61 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
   }
 }
 
+// Direct calls are checked once here; indirect ones when they run (Warp::call).
+void check_direct_calls(const Program& program, Diagnostics& diags) {
+  for (const Function& f : program.functions) {
+    for (const Inst& in : f.code) {
+      const bool calls =
+          in.op == Op::Call || in.op == Op::Vprintf || (in.op == Op::Trap && in.sub == 1);
+      if (!calls) continue;
+      const CallSite& site = f.call_sites[in.target];
+      if (site.callee_reg != kNoReg) continue;
+      const std::string bad = call_mismatch(site, program.functions[site.callee]);
+      if (!bad.empty()) diags.error(SourceLoc{site.line, 0}, bad);
+    }
+  }
+}
+
 }  // namespace
+
+std::string call_mismatch(const CallSite& site, const Function& callee) {
+  auto at_least = [](const std::vector<uint32_t>& have, std::vector<uint32_t> need) {
+    if (have.size() < need.size()) return false;
+    for (size_t i = 0; i < need.size(); ++i) {
+      if (have[i] < need[i]) return false;
+    }
+    return true;
+  };
+  if (!callee.has_body) {  // the device-runtime functions the core provides
+    const bool ret_ok = site.ret_sizes.empty() || site.ret_sizes[0] >= 4;
+    if (callee.name == "vprintf" && site.arg_sizes.size() == 2 &&
+        at_least(site.arg_sizes, {8, 8}) && ret_ok)
+      return "";
+    if (callee.name == "__assertfail" && at_least(site.arg_sizes, {8, 8, 4})) return "";
+    return "call to '" + callee.name + "' with unexpected arguments";
+  }
+  if (callee.is_entry) return "call to kernel '" + callee.name + "': kernels cannot be called";
+  if (site.arg_sizes.size() != callee.params.size() ||
+      site.ret_sizes.size() > callee.returns.size()) {
+    return "call to '" + callee.name + "' passes " + std::to_string(site.arg_sizes.size()) +
+           " arguments and takes " + std::to_string(site.ret_sizes.size()) +
+           " results; the function has " + std::to_string(callee.params.size()) +
+           " parameters and " + std::to_string(callee.returns.size()) + " results";
+  }
+  for (size_t i = 0; i < site.arg_sizes.size(); ++i) {
+    if (site.arg_sizes[i] != callee.params[i].size)
+      return "argument " + std::to_string(i) + " of the call to '" + callee.name + "' has " +
+             std::to_string(site.arg_sizes[i]) + " bytes; the parameter has " +
+             std::to_string(callee.params[i].size);
+  }
+  for (size_t i = 0; i < site.ret_sizes.size(); ++i) {
+    if (site.ret_sizes[i] != callee.returns[i].size)
+      return "result " + std::to_string(i) + " of the call to '" + callee.name + "' has " +
+             std::to_string(site.ret_sizes[i]) + " bytes; the function returns " +
+             std::to_string(callee.returns[i].size);
+  }
+  return "";
+}
 
 std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacement& placement,
                                        Diagnostics& diags) {
@@ -212,6 +279,7 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     out.static_shared_bytes = uint32_t(align_up(syms.shared_bytes, 16));
     assign_reconvergence_points(out.code);
   }
+  check_direct_calls(*program, diags);
   return program;
 }
 

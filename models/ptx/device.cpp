@@ -57,6 +57,7 @@ struct FunctionalDevice::Impl : GlobalPlacement {
   explicit Impl(DeviceOptions o) : options(std::move(o)), memory(/*strict=*/true) {}
 
   uint64_t allocate(uint64_t bytes, uint64_t align) override {
+    if (bytes > options.device_memory_bytes) throw std::bad_alloc();
     if (bytes == 0) bytes = 1;
     align = std::max<uint64_t>(align, 256);
     // First fit over the gaps between live allocations, pages kept apart so that an overrun
@@ -82,7 +83,8 @@ struct FunctionalDevice::Impl : GlobalPlacement {
     auto it = allocations.upper_bound(addr);
     if (it != allocations.begin()) {
       --it;
-      if (addr >= it->first && addr + bytes <= it->first + it->second) return;
+      if (addr >= it->first && bytes <= it->second && addr - it->first <= it->second - bytes)
+        return;
     }
     throw std::out_of_range(fmt::format("{}: [0x{:x}, 0x{:x}) is not inside one device allocation",
                                         what, addr, addr + bytes));

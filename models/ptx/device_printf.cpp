@@ -49,7 +49,7 @@ bool parse_conversion(const std::string& fmt, size_t& i, Conversion& c) {
     case 'o':
     case 'c':
       c.arg_size = wide ? 8 : 4;
-      c.spec = head + (wide ? "ll" : "") + c.conv;
+      c.spec = head + (wide && c.conv != 'c' ? "ll" : "") + c.conv;
       return true;
     case 'f':
     case 'F':

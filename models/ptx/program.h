@@ -52,8 +52,15 @@ struct CallSite {
   uint32_t callee = 0;                // function index; unused for indirect calls
   uint32_t callee_reg = kNoReg;       // indirect call: register holding the function address
   std::vector<uint32_t> arg_offsets;  // caller-frame offsets of the argument variables
+  std::vector<uint32_t> arg_sizes;    // and their sizes, which must match the callee's
   std::vector<uint32_t> ret_offsets;  // caller-frame offsets of the return variables
+  std::vector<uint32_t> ret_sizes;
+  uint32_t line = 0;  // of the call, for diagnostics
 };
+
+class Function;
+/// Why `site` cannot call `callee` (kernel, argument count or sizes); empty when it can.
+std::string call_mismatch(const CallSite& site, const Function& callee);
 
 struct ParamSlot {
   uint32_t offset = 0;  // kernel: in the parameter buffer; .func: in its own frame

@@ -181,11 +181,9 @@ void Warp::call(const Inst& in, LaneMask exec) {
     callee_index = uint32_t(index);
   }
   const Function& callee = launch_->program->functions[callee_index];
-  if (site.arg_offsets.size() != callee.params.size() ||
-      site.ret_offsets.size() > callee.returns.size()) {
-    fault(in, unsigned(__builtin_ctz(exec)),
-          fmt::format("call to '{}' passes {} arguments, it takes {}", callee.name,
-                      site.arg_offsets.size(), callee.params.size()));
+  if (site.callee_reg != kNoReg) {  // direct calls were checked when the module loaded
+    const std::string bad = call_mismatch(site, callee);
+    if (!bad.empty()) fault(in, unsigned(__builtin_ctz(exec)), bad);
   }
   const uint32_t callee_frame = frame_base_ + fn_->frame_bytes;
   const uint32_t stack_used = stack_used_ + callee.depot_bytes + LaunchContext::kCallOverheadBytes;
@@ -239,9 +237,6 @@ void Warp::exit_lanes(LaneMask exec) {
 void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
   barrier_ = BarrierArrival{};
   barrier_.lanes = exec;
-  // Barriers are executed per warp (PTX ISA, bar): the arrival counts the whole warp, so lanes
-  // parked on another SIMT path (say, on their way to an early return) do not hold it up.
-  barrier_.threads = unsigned(__builtin_popcount(~exited_));
   barrier_.waits = in.op != Op::BarArrive;
   unsigned s = 0;
   if (in.op == Op::BarRed) {
@@ -264,6 +259,10 @@ void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
                         kWarpSize));
     }
   }
+  // Barriers are executed per warp (PTX ISA, bar): the arrival counts the whole warp, so lanes
+  // parked on another SIMT path (say, on their way to an early return) do not hold it up. Against
+  // an explicit thread count (a multiple of the warp size) a warp counts as a full warp.
+  barrier_.threads = barrier_.count ? kWarpSize : unsigned(__builtin_popcount(~exited_));
   if (in.op == Op::BarRed) {
     const Operand& p = in.src(srcs - 1);
     for (LaneMask m = exec; m; m &= m - 1) {

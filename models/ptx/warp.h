@@ -79,12 +79,16 @@ class Warp {
   void load_sized(const Inst& in, LaneMask exec);
   template <unsigned kSize>
   void store_sized(const Inst& in, LaneMask exec);
+  /// Whether [addr, addr+size) lies inside [0, limit), without overflowing.
+  static bool fits(uint64_t addr, uint64_t size, uint64_t limit) {
+    return size <= limit && addr <= limit - size;
+  }
   /// Host pointer for an access: aligned shared and global accesses inline, the rest (generic
   /// addresses, faults) through resolve().
   uint8_t* pointer(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
     if ((addr & (size - 1)) == 0) {
       if (in.space == StateSpace::Shared) {
-        if (addr + size <= cta_->shared.size()) return cta_->shared.data() + addr;
+        if (fits(addr, size, cta_->shared.size())) return cta_->shared.data() + addr;
       } else if (in.space == StateSpace::Global) {
         if (uint8_t* p = launch_->global->page_pointer(addr)) return p;
       }

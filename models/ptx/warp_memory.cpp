@@ -125,7 +125,7 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
       return p;
     }
     case StateSpace::Shared:
-      if (addr + size > cta_->shared.size()) {
+      if (!fits(addr, size, cta_->shared.size())) {
         fault(in, lane,
               fmt::format("shared memory {} of {} bytes at offset 0x{:x} is outside the "
                           "CTA's {} bytes",
@@ -133,7 +133,7 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
       }
       return cta_->shared.data() + addr;
     case StateSpace::Local:
-      if (addr + size > launch_->local_bytes_per_thread()) {
+      if (!fits(addr, size, launch_->local_bytes_per_thread())) {
         fault(in, lane,
               fmt::format("local memory access at offset 0x{:x} is outside the thread's "
                           "{} bytes",
@@ -141,7 +141,7 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
       }
       return local(lane) + addr;
     case StateSpace::Param:
-      if (write || addr + size > launch_->params.size()) {
+      if (write || !fits(addr, size, launch_->params.size())) {
         fault(in, lane,
               fmt::format("invalid kernel parameter {} at offset {}", write ? "write" : "read",
                           addr));
@@ -300,7 +300,11 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
       const uint64_t count = read_bits(ctx_, in.src(1), lane) & 0x7fffffff;
       word = count | (count << 32);
     } else if (in.op == Op::MbarArrive) {
-      uint64_t pending = (word & 0x7fffffff) - 1;
+      if ((word & 0x7fffffff) == 0) {
+        fault(in, lane,
+              "mbarrier.arrive on an mbarrier with no pending arrivals (not initialized?)");
+      }
+      const uint64_t pending = (word & 0x7fffffff) - 1;
       const uint64_t expected = (word >> 32) & 0x7fffffff;
       word = pending == 0 ? (expected | (expected << 32) | ((phase ^ 1) << 63))
                           : (pending | (expected << 32) | (phase << 63));
