@@ -96,8 +96,14 @@ void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {
         unfinished |= warp.state() == Warp::State::AtBarrier;
         continue;
       }
-      warp.run(kWarpSlice);
+      launch_instructions_ += warp.run(kWarpSlice);
       ran = true;
+      const uint64_t limit = launch_.watchdog_warp_instructions;
+      if (limit && launch_instructions_ > limit) {
+        throw ExecutionError(fmt::format(
+            "kernel '{}' block ({},{},{}): watchdog: the launch ran more than {} warp instructions",
+            launch_.kernel->name, ctaid.x, ctaid.y, ctaid.z, limit));
+      }
       if (warp.state() == Warp::State::AtBarrier) arrive(w);
       unfinished |= warp.state() != Warp::State::Done;
       release_completed();

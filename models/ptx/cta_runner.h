@@ -36,6 +36,7 @@ class CtaRunner {
   std::vector<Warp> warps_;
   std::vector<LaneMask> lanes_;  // threads that exist, per warp
   std::array<Barrier, 16> barriers_;
+  uint64_t launch_instructions_ = 0;  // every CTA of the launch so far, for the watchdog
 };
 
 }  // namespace gpusoc::ptx

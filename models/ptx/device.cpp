@@ -223,6 +223,7 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   ctx.num_sms = impl_->options.num_sms;
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
   ctx.grid_id = impl_->next_grid_id++;
+  ctx.watchdog_warp_instructions = impl_->options.watchdog_warp_instructions;
   ctx.printf_sink = impl_->options.printf_sink;
   if (!ctx.printf_sink)
     ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };

@@ -32,6 +32,9 @@ struct DeviceOptions {
   uint32_t max_shared_bytes_per_cta = 48 * 1024;  // static + dynamic
   uint32_t stack_bytes_per_thread = 1024;         // local memory: frames, depots, call parameters
   uint64_t device_memory_bytes = 4ull << 30;      // what malloc may hand out
+  /// Stops a launch that runs more warp instructions than this (an endless loop, say) with an
+  /// ExecutionError; 0 means no limit.
+  uint64_t watchdog_warp_instructions = 0;
   /// Device printf output: one call per printf per thread, with the whole formatted text
   /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;

@@ -29,6 +29,7 @@ struct LaunchContext {
   /// Stack charged per call, for the return address and saved registers.
   static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
+  uint64_t watchdog_warp_instructions = 0;  // 0: no limit
   std::function<void(const std::string&)> printf_sink;
 };
 

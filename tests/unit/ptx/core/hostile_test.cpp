@@ -132,6 +132,22 @@ TEST(Hostile, HugeHostRequestsAreRefused) {
   EXPECT_THROW(dev.memset(p + 1, 0, ~uint64_t(0)), std::out_of_range);
 }
 
+TEST(Hostile, TheWatchdogStopsAnEndlessLoop) {
+  DeviceOptions o;
+  o.watchdog_warp_instructions = 100000;
+  FunctionalDevice dev(o);
+  Module m = dev.load_module(module(".visible .entry spin()\n{\n$L_top:\n  bra.uni $L_top;\n}\n"));
+  try {
+    dev.launch(m.kernel("spin"), Dim3(2), Dim3(64));
+    FAIL() << "expected the watchdog";
+  } catch (const ExecutionError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'spin' block (0,0,0): watchdog: the launch ran "
+                                         "more than 100000 warp instructions"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Hostile, ExplicitBarrierCountsCountWholeWarps) {
   // 48 threads are two warps; `bar.sync 1, 64` expects two warps' worth, as hardware counts them.
   EXPECT_EQ(run_error("  bar.sync 1, 64;\n  ret;\n", Dim3(48)), "");
