@@ -21,6 +21,8 @@ struct Conversion {
   unsigned arg_size = 0;  // bytes the argument takes in the buffer
 };
 
+bool is_float_conversion(char c) { return c != 0 && std::strchr("fFeEgGaA", c) != nullptr; }
+
 // Parses one conversion starting at fmt[i] == '%'; returns false at a malformed one.
 bool parse_conversion(const std::string& fmt, size_t& i, Conversion& c) {
   const size_t start = i++;
@@ -40,6 +42,11 @@ bool parse_conversion(const std::string& fmt, size_t& i, Conversion& c) {
   c.conv = fmt[i++];
   // Rebuild the spec with a host length modifier that matches how the value is passed here.
   std::string head = fmt.substr(start, length_start - start);
+  if (is_float_conversion(c.conv)) {  // float arguments arrive promoted to double
+    c.arg_size = 8;
+    c.spec = head + c.conv;
+    return true;
+  }
   switch (c.conv) {
     case 'd':
     case 'i':
@@ -50,17 +57,6 @@ bool parse_conversion(const std::string& fmt, size_t& i, Conversion& c) {
     case 'c':
       c.arg_size = wide ? 8 : 4;
       c.spec = head + (wide && c.conv != 'c' ? "ll" : "") + c.conv;
-      return true;
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A':
-      c.arg_size = 8;
-      c.spec = head + c.conv;
       return true;
     case 's':
     case 'p':
@@ -127,31 +123,18 @@ void Warp::device_printf(const Inst& in, LaneMask exec) {
                   c.arg_size);
       offset += c.arg_size;
       ++consumed;
-      switch (c.conv) {
-        case 'f':
-        case 'F':
-        case 'e':
-        case 'E':
-        case 'g':
-        case 'G':
-        case 'a':
-        case 'A': {
-          double d;
-          std::memcpy(&d, &bits, 8);
-          out += host_format(c.spec, d);
-          break;
-        }
-        case 's':
-          out += host_format(c.spec, read_device_string(bits, lane).c_str());
-          break;
-        case 'p':
-          out += host_format(c.spec, reinterpret_cast<void*>(bits));
-          break;
-        default:
-          if (c.arg_size == 8)
-            out += host_format(c.spec, static_cast<long long>(bits));
-          else
-            out += host_format(c.spec, static_cast<int>(uint32_t(bits)));
+      if (is_float_conversion(c.conv)) {
+        double d;
+        std::memcpy(&d, &bits, 8);
+        out += host_format(c.spec, d);
+      } else if (c.conv == 's') {
+        out += host_format(c.spec, read_device_string(bits, lane).c_str());
+      } else if (c.conv == 'p') {
+        out += host_format(c.spec, reinterpret_cast<void*>(bits));
+      } else if (c.arg_size == 8) {
+        out += host_format(c.spec, static_cast<long long>(bits));
+      } else {
+        out += host_format(c.spec, static_cast<int>(uint32_t(bits)));
       }
     }
     if (launch_->printf_sink) launch_->printf_sink(out);
