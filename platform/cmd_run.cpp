@@ -10,6 +10,7 @@
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/common/stats_report.h"
+#include "models/ptx/inst.h"
 #include "platform/command.h"
 #include "platform/gpu_spec.h"
 #include "sw/apps/suite.h"
@@ -23,13 +24,14 @@ struct FunctionalStats : StatGroup {
   Counter thread_instructions{*this, "thread_instructions", "instructions",
                               "instructions summed over the threads that executed them"};
   Counter ctas{*this, "ctas", "CTAs", "CTAs run"};
-  Formula simd_efficiency{*this, "simd_efficiency", "ratio",
-                          "thread instructions per warp instruction, over the warp size", [this] {
-                            return warp_instructions.value()
-                                       ? double(thread_instructions.value()) /
-                                             (32.0 * double(warp_instructions.value()))
-                                       : 0.0;
-                          }};
+  Formula simd_efficiency{
+      *this, "simd_efficiency", "ratio",
+      "thread instructions per warp instruction, over the warp size", [this] {
+        return warp_instructions.value()
+                   ? double(thread_instructions.value()) /
+                         (double(ptx::kWarpSize) * double(warp_instructions.value()))
+                   : 0.0;
+      }};
 };
 
 ptx::DeviceOptions device_options(const GpuSpec& spec) {

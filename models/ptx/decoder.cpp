@@ -1,6 +1,7 @@
 #include "models/ptx/decoder.h"
 
 #include <cstring>
+#include <unordered_map>
 
 #include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
@@ -64,13 +65,6 @@ uint64_t detail::int_literal_bits(int64_t value, ScalarType target) {
     return b;
   }
   return uint64_t(value);
-}
-
-int Program::find_function(const std::string& name) const {
-  for (size_t i = 0; i < functions.size(); ++i) {
-    if (functions[i].name == name) return int(i);
-  }
-  return -1;
 }
 
 namespace {
@@ -243,10 +237,12 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
   detail::ModuleSymbols syms;
 
   // Functions first, so that initializers and calls can name any of them.
+  std::unordered_map<std::string, uint32_t> function_index;
   for (const ast::Function& f : module.functions) {
-    if (program->find_function(f.name) >= 0) {
+    const auto [it, is_new] = function_index.emplace(f.name, uint32_t(program->functions.size()));
+    if (!is_new) {
       // A prototype followed by its definition: the definition wins.
-      if (f.has_body) program->functions[program->find_function(f.name)].has_body = true;
+      if (f.has_body) program->functions[it->second].has_body = true;
       continue;
     }
     Function out;
@@ -274,7 +270,7 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
 
   for (const ast::Function& f : module.functions) {
     if (!f.has_body) continue;
-    Function& out = program->functions[program->find_function(f.name)];
+    Function& out = program->functions[function_index.at(f.name)];
     decode_function(f, syms, *program, out, diags);
     out.static_shared_bytes = uint32_t(align_up(syms.shared_bytes, 16));
     assign_reconvergence_points(out.code);

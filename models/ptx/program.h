@@ -100,9 +100,6 @@ class Program {
   std::vector<Function> functions;
   std::vector<GlobalVariable> globals;
   uint32_t module_local_bytes = 0;  // module-scope .local variables, per thread, frame 0
-
-  /// Index of the named function, or -1.
-  int find_function(const std::string& name) const;
 };
 
 }  // namespace gpusoc::ptx

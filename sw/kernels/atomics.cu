@@ -1,37 +1,7 @@
 // Atomics of every kind, global and shared, with and without use of the returned value
-// (nvcc emits red.* when the old value is unused and atom.* otherwise), plus atomicCAS loops.
+// (nvcc 13 emits atom.* in both cases for sm_80), plus atomicCAS loops.
 
-// Field order and types must match the host's mirror of this struct (tests/kernels).
-struct AtomicCounters {
-  int add_i;
-  unsigned add_u;
-  unsigned long long add_ull;
-  float add_f;
-  int sub_i;
-  double add_d;
-  int min_i;
-  int max_i;
-  unsigned min_u;
-  unsigned max_u;
-  long long min_ll;
-  long long max_ll;
-  unsigned long long max_ull;
-  unsigned inc_u;
-  unsigned dec_u;
-  unsigned and_u;
-  unsigned or_u;
-  unsigned xor_u;
-  unsigned long long and_ull;
-  unsigned long long or_ull;
-  unsigned long long xor_ull;
-  int exch_i;
-  float exch_f;
-  float cas_max_f;
-  unsigned long long cas_mul_ull;
-  unsigned ticket;
-  int block_scope;
-  int system_scope;
-};
+#include "atomic_counters.h"
 
 // A float max by compare-and-swap on the bit pattern.
 __device__ float atomic_max_float(float* addr, float value) {

@@ -5,42 +5,12 @@
 #include <cstddef>
 #include <map>
 
+#include "sw/kernels/atomic_counters.h"
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
 namespace {
 
-// Host mirror of AtomicCounters in atomics.cu (same field order, types and layout).
-struct AtomicCounters {
-  int add_i;
-  unsigned add_u;
-  unsigned long long add_ull;
-  float add_f;
-  int sub_i;
-  double add_d;
-  int min_i;
-  int max_i;
-  unsigned min_u;
-  unsigned max_u;
-  long long min_ll;
-  long long max_ll;
-  unsigned long long max_ull;
-  unsigned inc_u;
-  unsigned dec_u;
-  unsigned and_u;
-  unsigned or_u;
-  unsigned xor_u;
-  unsigned long long and_ull;
-  unsigned long long or_ull;
-  unsigned long long xor_ull;
-  int exch_i;
-  float exch_f;
-  float cas_max_f;
-  unsigned long long cas_mul_ull;
-  unsigned ticket;
-  int block_scope;
-  int system_scope;
-};
 // Offsets as the PTX uses them (atomics.ptx: exch_i at +120, cas_max_f at +128, ticket +144).
 static_assert(offsetof(AtomicCounters, exch_i) == 120);
 static_assert(offsetof(AtomicCounters, cas_max_f) == 128);
