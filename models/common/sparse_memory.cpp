@@ -7,9 +7,15 @@
 namespace gpusoc {
 
 SparseMemory::SparseMemory(bool strict) : strict_(strict) {}
+
+SparseMemory::SparseMemory(uint64_t base, uint8_t* host, uint64_t size) : strict_(true) {
+  if (base & (kPageSize - 1)) throw std::logic_error("SparseMemory view: base not page-aligned");
+  view_ = View{base >> kPageBits, size >> kPageBits, host};
+}
 SparseMemory::~SparseMemory() = default;
 
 void SparseMemory::map(uint64_t addr, uint64_t size) {
+  if (view_.host) throw std::logic_error("SparseMemory::map: a view has a fixed range");
   if (size == 0) return;
   const uint64_t first = addr >> kPageBits;
   const uint64_t last = (addr + size - 1) >> kPageBits;
@@ -28,6 +34,7 @@ void SparseMemory::unmap(uint64_t addr) {
 }
 
 bool SparseMemory::page_mapped(uint64_t page) const {
+  if (view_.host) return page - view_.first_page < view_.pages;
   if (!strict_) return true;
   auto it = mappings_.upper_bound(page);
   if (it == mappings_.begin()) return false;
@@ -47,14 +54,20 @@ bool SparseMemory::is_mapped(uint64_t addr, uint64_t size) const {
 uint8_t* SparseMemory::page_pointer_slow(uint64_t addr) {
   const uint64_t page = addr >> kPageBits;
   if (!page_mapped(page)) return nullptr;
-  auto& slot = pages_[page];
-  if (!slot) {
-    slot.reset(new uint8_t[kPageSize]);
-    std::memset(slot.get(), 0, kPageSize);
+  uint8_t* data = nullptr;
+  if (view_.host) {
+    data = view_.host + ((page - view_.first_page) << kPageBits);
+  } else {
+    auto& slot = pages_[page];
+    if (!slot) {
+      slot.reset(new uint8_t[kPageSize]);
+      std::memset(slot.get(), 0, kPageSize);
+    }
+    data = slot.get();
   }
   TlbEntry& e = tlb_[page & (kTlbSize - 1)];
   e.page = page;
-  e.data = slot.get();
+  e.data = data;
   return e.data + (addr & (kPageSize - 1));
 }
 

@@ -19,6 +19,9 @@ class SparseMemory {
   /// strict: accesses outside mapped ranges fail (page granularity); otherwise every address is
   /// valid.
   explicit SparseMemory(bool strict);
+  /// A view onto memory someone else owns (a DMI region): [base, base + size) is accessible and
+  /// backed by `host`; everything else faults as in strict mode. `base` must be page-aligned.
+  SparseMemory(uint64_t base, uint8_t* host, uint64_t size);
   ~SparseMemory();
   SparseMemory(const SparseMemory&) = delete;
   SparseMemory& operator=(const SparseMemory&) = delete;
@@ -58,6 +61,10 @@ class SparseMemory {
   bool for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn);
 
   bool strict_;
+  struct View {
+    uint64_t first_page = 0, pages = 0;
+    uint8_t* host = nullptr;
+  } view_;
   std::map<uint64_t, uint64_t> mappings_;  // first page -> page count
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
   std::array<TlbEntry, kTlbSize> tlb_{};

@@ -4,6 +4,7 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_opcode.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_function.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decoder.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/register_pressure.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/device_printf.cpp

@@ -40,6 +40,7 @@ void CtaRunner::arrive(uint32_t w) {
     b.waiting.push_back(w);
   } else {
     warps_[w].release_barrier(0);
+    released_.push_back(w);
   }
 }
 
@@ -64,6 +65,7 @@ void CtaRunner::release_completed() {
           break;
       }
       warps_[w].release_barrier(result);
+      released_.push_back(w);
     }
     b = Barrier{};
   }
@@ -83,40 +85,64 @@ void CtaRunner::deadlock() const {
       fmt::format("kernel '{}': deadlock with no thread able to run", launch_.kernel->name));
 }
 
-void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {
+bool CtaRunner::any_ready() const {
+  for (const Warp& w : warps_) {
+    if (w.state() == Warp::State::Ready) return true;
+  }
+  return false;
+}
+
+void CtaRunner::start(Dim3 ctaid, uint32_t sm_id, SparseMemory* global,
+                      GlobalAccessObserver* observer) {
   cta_.ctaid = ctaid;
   cta_.sm_id = sm_id;
+  cta_.global = global ? global : launch_.global;
+  cta_.observer = observer;
   barriers_ = {};
-  for (uint32_t w = 0; w < warps_.size(); ++w) warps_[w].start(launch_, cta_, w, lanes_[w]);
-  for (;;) {
-    bool ran = false, unfinished = false;
-    for (uint32_t w = 0; w < warps_.size(); ++w) {
-      Warp& warp = warps_[w];
-      if (warp.state() != Warp::State::Ready) {
-        unfinished |= warp.state() == Warp::State::AtBarrier;
-        continue;
-      }
-      launch_instructions_ += warp.run(kWarpSlice);
-      ran = true;
-      const uint64_t limit = launch_.watchdog_warp_instructions;
-      if (limit && launch_instructions_ > limit) {
-        throw ExecutionError(fmt::format(
-            "kernel '{}' block ({},{},{}): watchdog: the launch ran more than {} warp instructions",
-            launch_.kernel->name, ctaid.x, ctaid.y, ctaid.z, limit));
-      }
-      if (warp.state() == Warp::State::AtBarrier) arrive(w);
-      unfinished |= warp.state() != Warp::State::Done;
-      release_completed();
-    }
-    if (!unfinished) break;
-    if (!ran) deadlock();
+  released_.clear();
+  done_warps_ = 0;
+  for (uint32_t w = 0; w < warps_.size(); ++w) {
+    warps_[w].start(launch_, cta_, w, lanes_[w]);
+    done_warps_ += warps_[w].state() == Warp::State::Done;
   }
+}
+
+uint64_t CtaRunner::step(uint32_t w, uint64_t budget) {
+  released_.clear();
+  Warp& warp = warps_[w];
+  const uint64_t ran = warp.run(budget);
+  launch_.executed_warp_instructions += ran;
+  const uint64_t limit = launch_.watchdog_warp_instructions;
+  if (limit && launch_.executed_warp_instructions > limit) {
+    throw ExecutionError(fmt::format(
+        "kernel '{}' block ({},{},{}): watchdog: the launch ran more than {} warp instructions",
+        launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, limit));
+  }
+  if (warp.state() == Warp::State::AtBarrier) arrive(w);
+  if (warp.state() == Warp::State::Done) ++done_warps_;
+  // A warp finishing can complete a barrier the others wait at (they no longer count it).
+  release_completed();
+  if (!finished() && !any_ready()) deadlock();
+  return ran;
+}
+
+void CtaRunner::add_stats(LaunchStats& stats) const {
   for (const Warp& w : warps_) {
     stats.warp_instructions += w.warp_instructions();
     stats.thread_instructions += w.thread_instructions();
   }
   stats.warps += warps_.size();
   stats.ctas += 1;
+}
+
+void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {
+  start(ctaid, sm_id);
+  while (!finished()) {
+    for (uint32_t w = 0; w < warps_.size(); ++w) {
+      if (warps_[w].state() == Warp::State::Ready) step(w, kWarpSlice);
+    }
+  }
+  add_stats(stats);
 }
 
 }  // namespace gpusoc::ptx

@@ -1,5 +1,7 @@
-// Runs one CTA of a launch to completion in the functional core: its warps take turns, and
-// named barriers (bar.sync, bar.red, bar.arrive) hold and release them.
+// Runs one CTA of a launch in the functional core: its warps take turns, and named barriers
+// (bar.sync, bar.red, bar.arrive) hold and release them. Either all at once (run(), for the
+// functional device) or one warp slice at a time (start() and step(), for the timed SMs, which
+// choose the order and charge the time).
 #pragma once
 
 #include <array>
@@ -15,8 +17,27 @@ namespace gpusoc::ptx {
 class CtaRunner {
  public:
   explicit CtaRunner(const LaunchContext& launch);
-  /// Runs the CTA `ctaid` on `sm_id`, adding its instruction counts to `stats`.
+
+  /// Runs the CTA `ctaid` on `sm_id` to completion, adding its instruction counts to `stats`.
   void run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats);
+
+  /// Prepares the CTA `ctaid` to be stepped. `global`: device memory as the SM sees it (null:
+  /// the launch's); `observer`: told about global accesses (optional).
+  void start(Dim3 ctaid, uint32_t sm_id, SparseMemory* global = nullptr,
+             GlobalAccessObserver* observer = nullptr);
+  /// Runs warp `w` (which must be ready) for up to `budget` instructions. A barrier it reaches
+  /// is recorded; warps that a completed barrier releases are listed by released() (`w` among
+  /// them after bar.arrive). Throws ExecutionError on a fault, a watchdog expiry, or a deadlock
+  /// (no warp can run any more but the CTA is not done). Returns the instructions run.
+  uint64_t step(uint32_t w, uint64_t budget);
+  const std::vector<uint32_t>& released() const { return released_; }
+  bool finished() const { return done_warps_ == warps_.size(); }
+
+  uint32_t num_warps() const { return uint32_t(warps_.size()); }
+  const Warp& warp(uint32_t w) const { return warps_[w]; }
+  const CtaContext& cta() const { return cta_; }
+  /// Adds the CTA's instruction counts (so far) to `stats`.
+  void add_stats(LaunchStats& stats) const;
 
  private:
   struct Barrier {
@@ -29,6 +50,7 @@ class CtaRunner {
   void arrive(uint32_t warp);
   void release_completed();
   uint32_t live_threads() const;
+  bool any_ready() const;
   [[noreturn]] void deadlock() const;
 
   const LaunchContext& launch_;
@@ -36,7 +58,8 @@ class CtaRunner {
   std::vector<Warp> warps_;
   std::vector<LaneMask> lanes_;  // threads that exist, per warp
   std::array<Barrier, 16> barriers_;
-  uint64_t launch_instructions_ = 0;  // every CTA of the launch so far, for the watchdog
+  std::vector<uint32_t> released_;
+  size_t done_warps_ = 0;
 };
 
 }  // namespace gpusoc::ptx

@@ -278,6 +278,7 @@ class FunctionDecoder {
         for (unsigned i = 0; i < count; ++i) {
           const std::string name = d.is_range ? d.name + std::to_string(i) : d.name;
           scopes_.declare_register(name, RegisterInfo{out_.num_regs++, d.type});
+          out_.reg_types.push_back(d.type);
         }
         return;
       }
@@ -316,6 +317,7 @@ class FunctionDecoder {
       if (h.source == s) return h.reg;
     }
     out_.hidden.push_back(HiddenRegister{out_.num_regs, s});
+    out_.reg_types.push_back(s == SpecialReg::GridId ? ScalarType::U64 : ScalarType::U32);
     return out_.num_regs++;
   }
 

@@ -6,6 +6,7 @@
 #include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
 #include "models/ptx/decode_function.h"
+#include "models/ptx/register_pressure.h"
 
 namespace gpusoc::ptx {
 
@@ -276,6 +277,7 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     assign_reconvergence_points(out.code);
   }
   check_direct_calls(*program, diags);
+  if (diags.empty()) cache_registers_per_thread(*program);
   return program;
 }
 

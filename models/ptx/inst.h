@@ -2,6 +2,7 @@
 // (decoder.h); no strings, no lookups on the execution path.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "models/ptx/types.h"
@@ -179,6 +180,7 @@ enum class InstClass : uint8_t {
   Sync,
   WarpLevel
 };
+constexpr size_t kNumInstClasses = size_t(InstClass::WarpLevel) + 1;
 
 /// What an address operand's offset is relative to, when it names a symbol whose place is only
 /// known while running.

@@ -9,6 +9,7 @@
 
 #include "models/common/sparse_memory.h"
 #include "models/ptx/device.h"
+#include "models/ptx/inst.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::ptx {
@@ -30,7 +31,22 @@ struct LaunchContext {
   static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
   uint64_t watchdog_warp_instructions = 0;  // 0: no limit
+  /// Warp instructions every CTA of the launch has run so far, for the watchdog.
+  mutable uint64_t executed_warp_instructions = 0;
   std::function<void(const std::string&)> printf_sink;
+};
+
+enum class GlobalAccess : uint8_t { Load, Store, Atomic };
+
+/// Told about every warp instruction that touches global memory, before it executes, so that a
+/// timed SM can charge the access (the data moves functionally either way).
+class GlobalAccessObserver {
+ public:
+  virtual ~GlobalAccessObserver() = default;
+  /// `addresses[lane]` for each lane in `lanes` (generic addresses already resolved to global;
+  /// lanes that went to shared or local memory are left out); `bytes` per lane.
+  virtual void global_access(GlobalAccess kind, const uint64_t* addresses, LaneMask lanes,
+                             unsigned bytes) = 0;
 };
 
 /// One CTA's place in the grid and its shared memory.
@@ -41,6 +57,8 @@ struct CtaContext {
   uint32_t num_warps = 0;
   uint32_t dynamic_shared_base = 0;  // static shared bytes, aligned: where extern .shared starts
   std::vector<uint8_t> shared;       // static + dynamic
+  SparseMemory* global = nullptr;    // device memory as this CTA's SM sees it
+  GlobalAccessObserver* observer = nullptr;  // optional
 };
 
 }  // namespace gpusoc::ptx

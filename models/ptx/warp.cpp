@@ -19,6 +19,7 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   simt_.clear();
   calls_.clear();
   warp_instructions_ = thread_instructions_ = 0;
+  class_counts_ = {};
   const size_t local_bytes = size_t(kWarpSize) * launch.local_bytes_per_thread();
   // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
   if (local_.size() < local_bytes) local_.resize(local_bytes);
@@ -328,6 +329,7 @@ uint64_t Warp::run(uint64_t budget) {
       exec = in.guard_negated ? active_ & ~t : t;
     }
     ++warp_instructions_;
+    ++class_counts_[size_t(in.cls)];
     thread_instructions_ += unsigned(__builtin_popcount(exec));
     if (in.exec) {
       ctx_.exec = exec;

@@ -2,6 +2,7 @@
 // call stack. Runs decoded instructions; barriers are left to its CTA (cta_runner.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ class Warp {
   LaneMask finished_lanes() const { return exited_; }
 
   uint64_t warp_instructions() const { return warp_instructions_; }
+  /// Warp instructions issued so far, by InstClass: what the timed SMs charge.
+  const std::array<uint64_t, kNumInstClasses>& class_counts() const { return class_counts_; }
   uint64_t thread_instructions() const { return thread_instructions_; }
 
  private:
@@ -73,6 +76,7 @@ class Warp {
   void arrive_barrier(const Inst& in, LaneMask exec);
   [[noreturn]] void trap(const Inst& in, LaneMask exec);
   void execute_memory(const Inst& in, LaneMask exec);  // warp_memory.cpp
+  void observe_global(const Inst& in, LaneMask exec, GlobalAccess kind);
   void load(const Inst& in, LaneMask exec);
   void store(const Inst& in, LaneMask exec);
   template <unsigned kSize>
@@ -90,7 +94,7 @@ class Warp {
       if (in.space == StateSpace::Shared) {
         if (fits(addr, size, cta_->shared.size())) return cta_->shared.data() + addr;
       } else if (in.space == StateSpace::Global) {
-        if (uint8_t* p = launch_->global->page_pointer(addr)) return p;
+        if (uint8_t* p = cta_->global->page_pointer(addr)) return p;
       }
     }
     return resolve(in, in.space, addr, size, lane, write);
@@ -127,6 +131,7 @@ class Warp {
   std::vector<uint8_t> local_;  // kWarpSize areas of local_bytes_per_thread()
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;
+  std::array<uint64_t, kNumInstClasses> class_counts_{};
   uint64_t thread_instructions_ = 0;
 };
 

@@ -116,7 +116,7 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
   switch (space) {
     case StateSpace::Global:
     case StateSpace::Const: {
-      uint8_t* p = launch_->global->page_pointer(addr);
+      uint8_t* p = cta_->global->page_pointer(addr);
       if (!p) {
         fault(in, lane,
               fmt::format("illegal {} of {} bytes at global address 0x{:x}",
@@ -317,16 +317,33 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
   }
 }
 
+void Warp::observe_global(const Inst& in, LaneMask exec, GlobalAccess kind) {
+  if (in.space != StateSpace::Global && in.space != StateSpace::Generic) return;
+  uint64_t addresses[kWarpSize];
+  LaneMask lanes = 0;
+  for (LaneMask m = exec; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    const uint64_t a = address_of(in.src(0), lane);
+    if (in.space == StateSpace::Generic && (in_shared_window(a) || in_local_window(a))) continue;
+    addresses[lane] = a;
+    lanes |= LaneMask(1) << lane;
+  }
+  if (lanes) cta_->observer->global_access(kind, addresses, lanes, type_size(in.type) * in.vec);
+}
+
 void Warp::execute_memory(const Inst& in, LaneMask exec) {
   switch (in.op) {
     case Op::Ld:
+      if (cta_->observer) observe_global(in, exec, GlobalAccess::Load);
       load(in, exec);
       break;
     case Op::St:
+      if (cta_->observer) observe_global(in, exec, GlobalAccess::Store);
       store(in, exec);
       break;
     case Op::Atom:
     case Op::Red:
+      if (cta_->observer) observe_global(in, exec, GlobalAccess::Atomic);
       atomic(in, exec);
       break;
     case Op::Cvta:

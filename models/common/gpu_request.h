@@ -1,0 +1,28 @@
+// The one payload extension GPU-internal transactions carry: who asks and what kind of access it
+// is, for the timing models along the path. Functional data never depends on it.
+#pragma once
+
+#include <cstdint>
+
+#include <tlm>
+
+namespace gpusoc {
+
+enum class AccessKind : uint8_t { Load, Store, Atomic, Instruction, Dma };
+
+struct GpuRequest : tlm::tlm_extension<GpuRequest> {
+  uint32_t sm = 0;            // requesting SM (or ~0u for non-SM units)
+  uint32_t warp = 0;
+  AccessKind kind = AccessKind::Load;
+  uint32_t sectors = 0;       // 32-byte sectors the access touches (0: derive from the length)
+  /// The access only asks for timing: the data moved functionally already (the SMs read and
+  /// write device memory through DMI), so the target must not touch the data pointer.
+  bool timing_only = false;
+
+  tlm::tlm_extension_base* clone() const override { return new GpuRequest(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const GpuRequest&>(other);
+  }
+};
+
+}  // namespace gpusoc

@@ -1,0 +1,129 @@
+// Command packets: what host software writes into a channel's ring buffer in host memory for the
+// command processor to fetch by DMA (see docs/commands.md). Every packet is 64 bytes, little
+// endian; the ring is an array of them, GET and PUT are byte offsets that wrap at its size.
+//
+// Addresses: "host" addresses are host physical addresses (the DMA path through the PCIe link);
+// "device" addresses are GPU addresses, VRAM starting at VRAM_BASE (bar0_map.h).
+#pragma once
+
+#include <cstdint>
+
+namespace gpusoc::cmd {
+
+enum class Opcode : uint32_t {
+  Nop = 0,
+  Launch = 1,        // a0: host address of a LaunchDescriptor
+  Copy = 2,          // a0: source, a1: destination, a2: bytes, a3: CopyDirection
+  Memset = 3,        // a0: device destination, a1: bytes, a2: value, a3: element size 1, 2 or 4
+  SemAcquire = 4,    // a0: host address of a 64-bit semaphore, a1: value; waits until
+                     //     *semaphore >= value (unsigned), polling at a2 ns (0: 1000 ns)
+  SemRelease = 5,    // a0: host address of a SemaphoreRecord, a1: value; writes it once every
+                     //     earlier packet of the channel has completed
+  Fence = 6,         // a0: host address of a 64-bit word, a1: value; like SemRelease without
+                     //     the timestamp, usually with kFlagInterrupt so the host can sleep
+  ModuleLoad = 7,    // a0: device address of PTX text, a1: its bytes, a2: host address of a
+                     //     ModuleLoadResult buffer, a3: the buffer's bytes
+  ModuleUnload = 8,  // a0: module id
+};
+
+/// Packet flags.
+constexpr uint32_t kFlagInterrupt = 1u << 0;  // raise INTR_FENCE when the packet completes
+
+struct Packet {
+  Opcode opcode = Opcode::Nop;
+  uint32_t flags = 0;
+  uint64_t a[7] = {};
+};
+static_assert(sizeof(Packet) == 64, "packets are 64 bytes");
+
+enum class CopyDirection : uint64_t {
+  HostToDevice = 0,    // source: host address, destination: device address
+  DeviceToHost = 1,
+  DeviceToDevice = 2,
+};
+
+/// Kernel launch, in host memory; the parameter buffer holds the arguments at the offsets the
+/// kernel's .param declarations give (ModuleLoadResult lists each parameter's offset and size).
+struct LaunchDescriptor {
+  uint64_t kernel = 0;  // handle from ModuleLoadResult
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t dynamic_shared_bytes = 0;
+  uint32_t param_bytes = 0;     // must equal the kernel's parameter buffer size
+  uint64_t param_address = 0;   // host address of the parameter buffer
+  uint64_t stats_address = 0;   // host address of a LaunchStatsRecord, or 0
+};
+static_assert(sizeof(LaunchDescriptor) == 56, "layout is part of the ABI");
+
+/// Written by a launch when LaunchDescriptor::stats_address is set.
+struct LaunchStatsRecord {
+  uint64_t start_ps = 0;  // simulated time the first CTA started
+  uint64_t end_ps = 0;    // and the last one finished
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  uint64_t ctas = 0;
+  uint64_t warps = 0;
+  uint64_t occupancy_warp_ps = 0;  // integral of resident warps over time, in warp x ps
+  uint64_t max_resident_warps = 0;  // what the SMs could hold at once for this kernel
+};
+
+/// Written by SemRelease: the value, then the simulated time it was written.
+struct SemaphoreRecord {
+  uint64_t value = 0;
+  uint64_t timestamp_ps = 0;
+};
+
+/// Error codes of CH_ERROR (bar0_map.h).
+enum class ErrorCode : uint32_t {
+  None = 0,
+  InvalidPacket = 1,           // unknown opcode or bad packet field
+  InvalidKernel = 2,           // the kernel handle names no loaded kernel
+  InvalidLaunchConfig = 3,     // zero or too-large dimensions
+  LaunchOutOfResources = 4,    // a CTA does not fit an SM (threads, registers, shared memory)
+  InvalidLaunchParams = 5,     // param_bytes differs from the kernel's
+  LaunchFailed = 6,            // a kernel faulted while running (illegal address, trap, ...)
+  HostAccessFault = 7,         // a DMA to or from host memory was refused
+  DeviceAccessFault = 8,       // a copy or memset outside VRAM
+  ModuleLoadFailed = 9,        // the PTX did not load; the result buffer lists why
+  InvalidModule = 10,          // ModuleUnload of an unknown module id
+};
+
+/// The buffer a ModuleLoad fills: this header, then `num_kernels` KernelEntry, then
+/// `num_globals` GlobalEntry, then `num_params` ParamEntry (all kernels' parameters in order),
+/// then `diagnostics_bytes` of text (load errors, one per line) — each part 8-byte aligned.
+struct ModuleLoadResult {
+  uint32_t status = 0;        // ErrorCode: None or ModuleLoadFailed (or HostAccessFault if the
+                              // buffer is too small: then `required_bytes` says how big)
+  uint32_t module_id = 0;
+  uint32_t num_kernels = 0;
+  uint32_t num_globals = 0;
+  uint32_t num_params = 0;
+  uint32_t diagnostics_bytes = 0;
+  uint64_t required_bytes = 0;  // the whole result's size
+};
+
+struct KernelEntry {
+  char name[128] = {};            // mangled name, NUL-terminated (longer names are refused)
+  uint64_t handle = 0;            // for LaunchDescriptor::kernel
+  uint32_t first_param = 0;       // index into the ParamEntry array
+  uint32_t num_params = 0;
+  uint32_t param_buffer_bytes = 0;
+  uint32_t static_shared_bytes = 0;
+  uint32_t registers_per_thread = 0;
+  uint32_t local_bytes_per_thread = 0;
+  uint32_t max_threads_per_cta = 0;  // what the kernel and the SM allow (reqntid/maxntid)
+  uint32_t reserved = 0;
+};
+
+struct GlobalEntry {
+  char name[128] = {};
+  uint64_t address = 0;  // device address
+  uint64_t bytes = 0;
+};
+
+struct ParamEntry {
+  uint32_t offset = 0;
+  uint32_t bytes = 0;
+};
+
+}  // namespace gpusoc::cmd

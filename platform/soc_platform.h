@@ -1,0 +1,33 @@
+// The whole system as a library: the simulated host (CPU, host memory, PCIe root port) joined to
+// the GPU SoC over the PCIe link, built from a configuration. A host program (a std::function
+// running on the host CPU) drives the GPU through the runtime (sw/runtime) exactly as a driver
+// would. SystemC allows one elaboration per process: build one SocPlatform per process.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <systemc>
+
+#include "models/common/config.h"
+#include "models/common/stat_group.h"
+#include "models/host/host_bus.h"
+
+namespace gpusoc::platform {
+
+class SocPlatform {
+ public:
+  SocPlatform(const Config& config, StatGroup& stats);
+  ~SocPlatform();
+
+  /// Runs `program` on the host CPU until it returns, then lets the GPU drain; returns the
+  /// simulated time at which the program returned. An exception thrown by the program (or by a
+  /// model) ends the simulation and is rethrown here.
+  sc_core::sc_time run(std::function<void(host::HostBus&)> program);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gpusoc::platform
