@@ -1,0 +1,234 @@
+#include "models/gigathread/cta_dispatcher.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "models/common/param.h"
+#include "models/ptx/program.h"
+
+namespace gpusoc::gigathread {
+namespace {
+
+const Param<std::string> kPolicy{"gigathread.dispatch_policy", "round_robin", "",
+                                 "how the CTA distributor picks an SM for each CTA: round_robin "
+                                 "(across GPCs, then TPCs) or fill (lowest SM with room)",
+                                 OneOf{"round_robin", "fill"}};
+const Param<uint64_t> kWatchdog{"gigathread.watchdog_warp_instructions", 0, "instructions",
+                                "stops a launch that runs more warp instructions than this with "
+                                "a launch failure (an endless loop, say); 0: no limit",
+                                Range{0, 1e18}};
+
+}  // namespace
+
+DispatcherConfig DispatcherConfig::from_config(const Config& config) {
+  DispatcherConfig c;
+  c.policy = kPolicy.get(config);
+  c.watchdog_warp_instructions = kWatchdog.get(config);
+  return c;
+}
+
+struct CtaDispatcher::ActiveGrid {
+  GridRequest request;
+  sm::GridWork work;
+  CtaNeeds needs;
+  uint64_t total = 0, issued = 0, resident = 0;
+  sc_core::sc_event done;
+  GridResult result;
+  bool started = false;
+};
+
+CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfig& config,
+                             StatGroup& stats_parent)
+    : sc_module(name),
+      grid_in("grid_in"),
+      config_(config),
+      policy_(make_dispatch_policy(config.policy, config.places)),
+      printf_sink_([](const std::string& s) { std::fputs(s.c_str(), stdout); }),
+      stats_(stats_parent, basename()),
+      grids_(stats_, "grids", "grids", "grids run to completion or failure"),
+      ctas_(stats_, "ctas", "CTAs", "CTAs placed on SMs"),
+      refused_(stats_, "refused_launches", "grids",
+               "launches refused before running (bad dimensions, no room on an SM)"),
+      faulted_(stats_, "faulted_grids", "grids", "grids stopped by a fault in a CTA") {
+  grid_in.bind(*this);
+}
+
+CtaDispatcher::~CtaDispatcher() = default;
+
+void CtaDispatcher::add_sm(sm::StreamingMultiprocessor& sm) {
+  sm.set_listener(*this);
+  sms_.push_back(&sm);
+  usage_.emplace_back();
+}
+
+void CtaDispatcher::set_printf_sink(std::function<void(const std::string&)> sink) {
+  printf_sink_ = std::move(sink);
+}
+
+CtaDispatcher::CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) {
+  const uint32_t warps = uint32_t((r.block.count() + ptx::kWarpSize - 1) / ptx::kWarpSize);
+  CtaNeeds n;
+  n.threads = warps * ptx::kWarpSize;  // SMs allocate whole warps
+  n.registers = r.registers_per_thread * n.threads;
+  n.shared = r.kernel->static_shared_bytes + r.dynamic_shared_bytes;
+  return n;
+}
+
+uint32_t CtaDispatcher::ctas_per_sm(const GridRequest& request, std::string* limiting) const {
+  const CtaNeeds n = needs_of(request);
+  const SmLimits& l = config_.limits;
+  uint32_t fit = l.max_ctas;
+  std::string why = fmt::format("{} CTA slots", l.max_ctas);
+  auto limit = [&](uint32_t available, uint32_t need, const char* what) {
+    if (need == 0) return;
+    if (available / need < fit) {
+      fit = available / need;
+      why = fmt::format("{} of {} {} per CTA", available, need, what);
+    }
+  };
+  limit(l.max_threads, n.threads, "threads");
+  limit(l.registers, n.registers, "registers");
+  limit(l.shared_memory_bytes, n.shared, "bytes of shared memory");
+  if (limiting) *limiting = why;
+  return fit;
+}
+
+std::string CtaDispatcher::check(const GridRequest& r, cmd::ErrorCode& code) const {
+  const ptx::Dim3& b = r.block;
+  const ptx::Dim3& g = r.grid;
+  const ptx::Function& k = *r.kernel;
+  const SmLimits& l = config_.limits;
+  code = cmd::ErrorCode::InvalidLaunchConfig;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+    return fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
+                       g.y, g.z, b.x, b.y, b.z);
+  if (b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > l.max_threads_per_cta)
+    return fmt::format("block ({},{},{}) has {} threads; the limits are (1024,1024,64) and {} "
+                       "threads",
+                       b.x, b.y, b.z, b.count(), l.max_threads_per_cta);
+  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+    return fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z);
+  if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
+                       k.reqntid[2] != std::max(1u, b.z)))
+    return fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z);
+  code = cmd::ErrorCode::LaunchOutOfResources;
+  const uint64_t shared = uint64_t(k.static_shared_bytes) + r.dynamic_shared_bytes;
+  if (shared > l.max_shared_per_cta)
+    return fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
+                       shared, k.static_shared_bytes, r.dynamic_shared_bytes,
+                       l.max_shared_per_cta);
+  if (k.depot_bytes > l.stack_bytes_per_thread ||
+      k.frame_bytes > l.stack_bytes_per_thread + ptx::LaunchContext::kParamReserveBytes)
+    return fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
+                       k.depot_bytes, l.stack_bytes_per_thread);
+  std::string limiting;
+  if (ctas_per_sm(r, &limiting) == 0)
+    return fmt::format("a CTA of {} threads does not fit an SM: {}", b.count(), limiting);
+  code = cmd::ErrorCode::None;
+  return {};
+}
+
+bool CtaDispatcher::fits(const SmUsage& u, const CtaNeeds& n) const {
+  const SmLimits& l = config_.limits;
+  return u.ctas < l.max_ctas && u.threads + n.threads <= l.max_threads &&
+         u.registers + n.registers <= l.registers && u.shared + n.shared <= l.shared_memory_bytes;
+}
+
+GridResult CtaDispatcher::run_grid(const GridRequest& request) {
+  cmd::ErrorCode code;
+  const std::string problem = check(request, code);
+  if (code != cmd::ErrorCode::None) {
+    ++refused_;
+    GridResult refused;
+    refused.error = code;
+    refused.message = fmt::format("launch of '{}': {}", request.kernel->name, problem);
+    return refused;
+  }
+  auto grid = std::make_unique<ActiveGrid>();
+  grid->request = request;
+  grid->needs = needs_of(request);
+  grid->total = request.grid.count();
+  ptx::LaunchContext& l = grid->work.launch;
+  l.program = request.program.get();
+  l.kernel = request.kernel;
+  l.grid = request.grid;
+  l.block = request.block;
+  l.dynamic_shared_bytes = request.dynamic_shared_bytes;
+  l.params = request.params;
+  l.num_sms = uint32_t(sms_.size());
+  l.stack_bytes_per_thread = config_.limits.stack_bytes_per_thread;
+  l.grid_id = next_grid_id_++;
+  l.watchdog_warp_instructions = config_.watchdog_warp_instructions;
+  l.printf_sink = printf_sink_;
+  const uint32_t warps_per_cta = grid->needs.threads / ptx::kWarpSize;
+  grid->result.stats.max_resident_warps =
+      uint64_t(ctas_per_sm(request)) * warps_per_cta * sms_.size();
+  ActiveGrid& g = *grid;
+  active_.push_back(std::move(grid));
+  dispatch();
+  wait(g.done);
+  GridResult result = std::move(g.result);
+  active_.remove_if([&](const auto& a) { return a.get() == &g; });
+  ++grids_;
+  return result;
+}
+
+void CtaDispatcher::dispatch() {
+  std::vector<uint32_t> candidates;
+  for (auto& grid : active_) {
+    while (grid->issued < grid->total && !grid->work.failed) {
+      candidates.clear();
+      for (uint32_t s = 0; s < sms_.size(); ++s) {
+        if (fits(usage_[s], grid->needs)) candidates.push_back(s);
+      }
+      if (candidates.empty()) break;
+      const uint32_t s = policy_->choose(candidates);
+      SmUsage& u = usage_[s];
+      ++u.ctas;
+      u.threads += grid->needs.threads;
+      u.registers += grid->needs.registers;
+      u.shared += grid->needs.shared;
+      const ptx::Dim3& dims = grid->request.grid;
+      const uint64_t i = grid->issued++;
+      ++grid->resident;
+      ++ctas_;
+      sms_[s]->launch_cta(grid->work, ptx::Dim3(uint32_t(i % dims.x), uint32_t(i / dims.x % dims.y),
+                                               uint32_t(i / dims.x / dims.y)));
+    }
+  }
+}
+
+void CtaDispatcher::cta_retired(sm::GridWork& work, uint32_t sm, const sm::CtaReport& report) {
+  auto it = std::find_if(active_.begin(), active_.end(),
+                         [&](const auto& a) { return &a->work == &work; });
+  ActiveGrid& grid = **it;
+  SmUsage& u = usage_[sm];
+  --u.ctas;
+  u.threads -= grid.needs.threads;
+  u.registers -= grid.needs.registers;
+  u.shared -= grid.needs.shared;
+  --grid.resident;
+
+  cmd::LaunchStatsRecord& s = grid.result.stats;
+  const uint64_t start = report.start.value(), end = report.end.value();
+  if (!grid.started || start < s.start_ps) s.start_ps = start;
+  s.end_ps = std::max<uint64_t>(s.end_ps, end);
+  grid.started = true;
+  s.warp_instructions += report.stats.warp_instructions;
+  s.thread_instructions += report.stats.thread_instructions;
+  s.ctas += report.stats.ctas;
+  s.warps += report.stats.warps;
+  s.occupancy_warp_ps += report.stats.warps * (end - start);
+  if (report.failed && grid.result.error == cmd::ErrorCode::None) {
+    grid.result.error = cmd::ErrorCode::LaunchFailed;
+    grid.result.message = report.message;
+    ++faulted_;
+  }
+  const bool over = grid.work.failed || grid.issued == grid.total;
+  if (over && grid.resident == 0) grid.done.notify(sc_core::SC_ZERO_TIME);
+  dispatch();
+}
+
+}  // namespace gpusoc::gigathread

@@ -1,0 +1,92 @@
+// The GigaThread engine's CTA work distributor: turns each grid the command processor hands it
+// into CTAs and places them on SMs with room (threads, warps, registers, shared memory, CTA
+// slots), by the configured policy. Grids from different channels share the SMs; a slot freed
+// by a retiring CTA is refilled at once, oldest grid first.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/config.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
+#include "models/gigathread/dispatch_policy.h"
+#include "models/gigathread/grid_executor.h"
+#include "models/sm/sm_interface.h"
+
+namespace gpusoc::gigathread {
+
+/// What one SM can hold at once (from the GPU specification).
+struct SmLimits {
+  uint32_t max_threads = 768;
+  uint32_t max_ctas = 8;
+  uint32_t registers = 8192;
+  uint32_t shared_memory_bytes = 16384;
+  uint32_t max_threads_per_cta = 512;
+  uint32_t max_shared_per_cta = 16384;
+  uint32_t stack_bytes_per_thread = 1024;
+};
+
+struct DispatcherConfig {
+  SmLimits limits;
+  std::vector<SmPlace> places;  // one per SM, in SM order
+  std::string policy = "round_robin";
+  uint64_t watchdog_warp_instructions = 0;  // per launch; 0: none
+  /// Reads gigathread.dispatch_policy and gigathread.watchdog_warp_instructions; the platform
+  /// fills limits and places from the GPU specification.
+  static DispatcherConfig from_config(const Config& config);
+};
+
+class CtaDispatcher : public sc_core::sc_module,
+                      public GridExecutor,
+                      private sm::CtaRetirementListener {
+ public:
+  sc_core::sc_export<GridExecutor> grid_in;
+
+  CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfig& config,
+                StatGroup& stats_parent);
+  ~CtaDispatcher() override;
+
+  /// SMs are added in SM order, one per entry of config.places.
+  void add_sm(sm::StreamingMultiprocessor& sm);
+  /// Where device printf output goes (default: standard output).
+  void set_printf_sink(std::function<void(const std::string&)> sink);
+
+  GridResult run_grid(const GridRequest& request) override;
+
+  /// CTAs of a kernel with these needs one SM can hold at once (0: not even one), and why not.
+  uint32_t ctas_per_sm(const GridRequest& request, std::string* limiting = nullptr) const;
+
+ private:
+  struct ActiveGrid;
+  struct SmUsage {
+    uint32_t threads = 0, ctas = 0, registers = 0, shared = 0;
+  };
+  struct CtaNeeds {
+    uint32_t threads = 0, registers = 0, shared = 0;
+  };
+  static CtaNeeds needs_of(const GridRequest& request);
+  bool fits(const SmUsage& used, const CtaNeeds& needs) const;
+  std::string check(const GridRequest& request, cmd::ErrorCode& code) const;
+  void dispatch();
+  void cta_retired(sm::GridWork& grid, uint32_t sm, const sm::CtaReport& report) override;
+
+  DispatcherConfig config_;
+  std::unique_ptr<CtaDispatchPolicy> policy_;
+  std::vector<sm::StreamingMultiprocessor*> sms_;
+  std::vector<SmUsage> usage_;
+  std::list<std::unique_ptr<ActiveGrid>> active_;  // in arrival order
+  std::function<void(const std::string&)> printf_sink_;
+  uint32_t next_grid_id_ = 1;
+
+  StatGroup stats_;
+  Counter grids_, ctas_, refused_, faulted_;
+};
+
+}  // namespace gpusoc::gigathread

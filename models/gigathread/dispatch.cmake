@@ -1,0 +1,6 @@
+# gpusoc_cta_dispatch: the GigaThread engine's CTA work distributor and its dispatch policies.
+gpusoc_add_library(gpusoc_cta_dispatch
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/dispatch_policy.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cta_dispatcher.cpp
+  DEPS gpusoc_sm)

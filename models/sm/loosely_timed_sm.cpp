@@ -1,0 +1,271 @@
+#include "models/sm/loosely_timed_sm.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/ptx/address_space.h"
+
+namespace gpusoc::sm {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+struct LooselyTimedSm::ResidentCta {
+  ResidentCta(GridWork& g, ptx::Dim3 id) : grid(&g), ctaid(id), runner(g.launch) {}
+  GridWork* grid;
+  ptx::Dim3 ctaid;
+  ptx::CtaRunner runner;
+  std::vector<Ps> ready;  // per warp: when it may issue next
+  Ps start = 0;
+  Ps end = 0;  // once finished: when its last warp completed
+};
+
+LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
+                               const LtSmTiming& timing, StatGroup& stats_parent)
+    : sc_module(name),
+      mem_initiator("mem_initiator"),
+      sm_id_(sm_id),
+      timing_(timing),
+      cycle_ps_(Ps(timing.cycle().value())),
+      scratch_(32 * ptx::kWarpSize),
+      stats_(stats_parent, basename()),
+      ctas_(stats_, "ctas", "CTAs", "CTAs run to completion"),
+      warp_instructions_(stats_, "warp_instructions", "instructions", "warp instructions issued"),
+      thread_instructions_(stats_, "thread_instructions", "instructions",
+                           "thread instructions executed (active, guard-true lanes)"),
+      memory_requests_(stats_, "memory_requests", "requests",
+                       "warp-level global memory requests sent to the memory path"),
+      sectors_(stats_, "sectors", "sectors", "32-byte sectors those requests touched"),
+      stall_ns_(stats_, "load_stall_ns", "ns", "warp time spent waiting for global loads") {
+  if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS)) {
+    throw ModelError(sc_module::name(), "the loosely timed SM needs a SystemC time resolution of 1 ps");
+  }
+  mem_initiator.register_invalidate_direct_mem_ptr(this,
+                                                   &LooselyTimedSm::invalidate_direct_mem_ptr);
+  tx_.set_extension(&request_);
+  request_.sm = sm_id;
+  request_.timing_only = true;
+  SC_HAS_PROCESS(LooselyTimedSm);
+  SC_THREAD(run);
+}
+
+LooselyTimedSm::~LooselyTimedSm() {
+  tx_.clear_extension(&request_);  // a member, not the payload's to delete
+}
+
+LooselyTimedSm::Ps LooselyTimedSm::now_ps() {
+  return Ps(sc_core::sc_time_stamp().value());
+}
+
+void LooselyTimedSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
+  arriving_.emplace_back(&grid, ctaid);
+  work_arrived_.notify(sc_core::SC_ZERO_TIME);
+}
+
+SparseMemory& LooselyTimedSm::device_memory() {
+  if (vram_) return *vram_;
+  tlm::tlm_generic_payload probe;
+  probe.set_command(tlm::TLM_READ_COMMAND);
+  probe.set_address(ptx::kGlobalBase);
+  tlm::tlm_dmi dmi;
+  if (!mem_initiator->get_direct_mem_ptr(probe, dmi) || !dmi.is_read_write_allowed() ||
+      dmi.get_start_address() != ptx::kGlobalBase) {
+    throw ModelError(name(), fmt::format("device memory must grant read/write DMI from 0x{:x}: "
+                                         "the loosely timed SM moves data through it",
+                                         ptx::kGlobalBase));
+  }
+  vram_ = std::make_unique<SparseMemory>(dmi.get_start_address(), dmi.get_dmi_ptr(),
+                                         dmi.get_end_address() - dmi.get_start_address() + 1);
+  return *vram_;
+}
+
+void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
+  if (vram_) {
+    throw ModelError(name(), "device memory revoked its DMI region while kernels ran; the "
+                             "loosely timed SM cannot work without it");
+  }
+}
+
+void LooselyTimedSm::admit_new_ctas() {
+  for (auto& [grid, ctaid] : arriving_) {
+    auto cta = std::make_unique<ResidentCta>(*grid, ctaid);
+    cta->start = now_ps();
+    cta->runner.start(ctaid, sm_id_, &device_memory(), this);
+    cta->ready.assign(cta->runner.num_warps(), cta->start + Ps(timing_.cta_launch.value()));
+    resident_.push_back(std::move(cta));
+  }
+  arriving_.clear();
+}
+
+bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
+  best = nullptr;
+  Ps earliest = ~Ps(0);
+  for (const auto& cta : resident_) {
+    if (cta->runner.finished()) continue;
+    for (uint32_t w = 0; w < cta->runner.num_warps(); ++w) {
+      if (cta->runner.warp(w).state() == ptx::Warp::State::Ready && cta->ready[w] < earliest) {
+        earliest = cta->ready[w];
+        best = cta.get();
+        best_warp = w;
+      }
+    }
+  }
+  return best != nullptr;
+}
+
+void LooselyTimedSm::catch_up(Ps t) {
+  const Ps now = now_ps();
+  if (t > now) wait(sc_time(double(t - now), SC_PS));
+}
+
+void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
+  CtaReport report;
+  report.ctaid = cta->ctaid;
+  report.start = sc_time(double(cta->start), SC_PS);
+  report.end = sc_time(double(cta->end), SC_PS);
+  cta->runner.add_stats(report.stats);
+  ++ctas_;
+  warp_instructions_ += report.stats.warp_instructions;
+  thread_instructions_ += report.stats.thread_instructions;
+  GridWork& grid = *cta->grid;
+  cta.reset();
+  listener_->cta_retired(grid, sm_id_, report);
+}
+
+// Retires, in time order, the finished CTAs that ended no later than `before`.
+void LooselyTimedSm::retire_due(Ps before) {
+  for (;;) {
+    auto due = resident_.end();
+    for (auto it = resident_.begin(); it != resident_.end(); ++it) {
+      if ((*it)->runner.finished() && (*it)->end <= before &&
+          (due == resident_.end() || (*it)->end < (*due)->end))
+        due = it;
+    }
+    if (due == resident_.end()) return;
+    catch_up((*due)->end);
+    std::unique_ptr<ResidentCta> cta = std::move(*due);
+    resident_.erase(due);
+    retire(cta);
+  }
+}
+
+void LooselyTimedSm::drop_failed_grids() {
+  for (auto it = resident_.begin(); it != resident_.end();) {
+    if (!(*it)->grid->failed) {
+      ++it;
+      continue;
+    }
+    std::unique_ptr<ResidentCta> cta = std::move(*it);
+    it = resident_.erase(it);
+    CtaReport report;
+    report.ctaid = cta->ctaid;
+    report.start = sc_time(double(cta->start), SC_PS);
+    report.end = sc_core::sc_time_stamp();
+    report.dropped = true;
+    listener_->cta_retired(*cta->grid, sm_id_, report);
+  }
+}
+
+void LooselyTimedSm::run_slice(ResidentCta& cta, uint32_t w) {
+  const ptx::Warp& warp = cta.runner.warp(w);
+  const Ps start = std::max(cta.ready[w], issue_free_);
+  const auto before = warp.class_counts();
+  access_time_ = start;
+  slice_stall_ = 0;
+  request_.warp = w;
+  try {
+    cta.runner.step(w, timing_.slice_instructions);
+  } catch (const std::exception& e) {
+    catch_up(start);
+    auto it = std::find_if(resident_.begin(), resident_.end(),
+                           [&](const auto& c) { return c.get() == &cta; });
+    std::unique_ptr<ResidentCta> failed = std::move(*it);
+    resident_.erase(it);
+    failed->grid->failed = true;
+    CtaReport report;
+    report.ctaid = failed->ctaid;
+    report.start = sc_time(double(failed->start), SC_PS);
+    report.end = sc_core::sc_time_stamp();
+    report.failed = true;
+    report.message = e.what();
+    listener_->cta_retired(*failed->grid, sm_id_, report);
+    return;
+  }
+  Ps issue_cycles = 0;
+  const auto& after = warp.class_counts();
+  for (size_t c = 0; c < after.size(); ++c) issue_cycles += (after[c] - before[c]) * timing_.issue_cycles[c];
+  issue_free_ = start + issue_cycles * cycle_ps_;
+  cta.ready[w] = issue_free_ + slice_stall_;
+  stall_ns_ += slice_stall_ / 1000;
+  for (uint32_t r : cta.runner.released()) cta.ready[r] = std::max(cta.ready[r], cta.ready[w]);
+  if (cta.runner.finished()) cta.end = *std::max_element(cta.ready.begin(), cta.ready.end());
+}
+
+void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addresses,
+                                   ptx::LaneMask lanes, unsigned /*bytes*/) {
+  // Distinct 32-byte sectors, sorted (lanes' accesses are aligned, so none spans two).
+  uint64_t sectors[ptx::kWarpSize];
+  unsigned n = 0;
+  for (ptx::LaneMask m = lanes; m; m &= m - 1) {
+    const uint64_t s = addresses[__builtin_ctz(m)] >> 5;
+    unsigned i = n;
+    while (i > 0 && sectors[i - 1] > s) --i;
+    if (i > 0 && sectors[i - 1] == s) continue;
+    std::copy_backward(sectors + i, sectors + n, sectors + n + 1);
+    sectors[i] = s;
+    ++n;
+  }
+  tx_.set_command(kind == ptx::GlobalAccess::Store ? tlm::TLM_WRITE_COMMAND
+                                                    : tlm::TLM_READ_COMMAND);
+  tx_.set_address(sectors[0] << 5);
+  tx_.set_data_ptr(scratch_.data());
+  tx_.set_data_length(n * 32);
+  tx_.set_streaming_width(n * 32);
+  tx_.set_byte_enable_ptr(nullptr);
+  tx_.set_dmi_allowed(false);
+  tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  request_.kind = kind == ptx::GlobalAccess::Store  ? AccessKind::Store
+                  : kind == ptx::GlobalAccess::Load ? AccessKind::Load
+                                                    : AccessKind::Atomic;
+  request_.sectors = n;
+  const Ps now = now_ps();
+  const Ps leaves = std::max(access_time_, now);
+  sc_time delay(double(leaves - now), SC_PS);
+  mem_initiator->b_transport(tx_, delay);
+  const Ps done = now + Ps(delay.value());
+  ++memory_requests_;
+  sectors_ += n;
+  // Stores are posted; loads and atomics hold the warp until the data returns.
+  if (kind != ptx::GlobalAccess::Store) {
+    slice_stall_ += done - leaves;
+    access_time_ = done;
+  }
+}
+
+void LooselyTimedSm::run() {
+  const Ps quantum = Ps(timing_.quantum.value());
+  for (;;) {
+    admit_new_ctas();
+    drop_failed_grids();
+    ResidentCta* cta = nullptr;
+    uint32_t w = 0;
+    if (!pick_warp(cta, w)) {
+      retire_due(~Ps(0));
+      if (resident_.empty() && arriving_.empty()) wait(work_arrived_);
+      continue;
+    }
+    const Ps t = std::max(cta->ready[w], issue_free_);
+    const size_t resident_before = resident_.size();
+    retire_due(t);
+    if (resident_.size() != resident_before) continue;  // slots freed: new CTAs may be here
+    if (t > now_ps() + quantum) {
+      catch_up(t);
+      continue;
+    }
+    run_slice(*cta, w);
+  }
+}
+
+}  // namespace gpusoc::sm

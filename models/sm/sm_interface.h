@@ -1,0 +1,50 @@
+// How the CTA work distributor and the SMs talk: the distributor places a CTA on an SM it has
+// checked has room (threads, warps, registers, shared memory, CTA slots); the SM runs it and
+// reports it retired. Both the loosely timed SM and the cycle-level SM implement
+// StreamingMultiprocessor, so the distributor and the platform do not change between them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "models/ptx/device.h"
+#include "models/ptx/launch.h"
+
+namespace gpusoc::sm {
+
+/// A grid while it runs, as the SMs see it (owned by the distributor).
+struct GridWork {
+  ptx::LaunchContext launch;
+  /// Set when one of the grid's CTAs faulted: SMs drop the grid's other CTAs at once.
+  bool failed = false;
+};
+
+/// What an SM reports when a CTA leaves it.
+struct CtaReport {
+  ptx::Dim3 ctaid;
+  sc_core::sc_time start, end;  // simulated times the CTA started and retired
+  ptx::LaunchStats stats;
+  bool failed = false;   // the CTA faulted (message says how) ...
+  bool dropped = false;  // ... or was abandoned because another CTA of its grid faulted
+  std::string message;
+};
+
+class CtaRetirementListener {
+ public:
+  virtual ~CtaRetirementListener() = default;
+  /// Called by the SM's process at the simulated time the CTA retires.
+  virtual void cta_retired(GridWork& grid, uint32_t sm, const CtaReport& report) = 0;
+};
+
+class StreamingMultiprocessor {
+ public:
+  virtual ~StreamingMultiprocessor() = default;
+  virtual uint32_t sm_id() const = 0;
+  /// Places a CTA on the SM (from any process, at the caller's current time); it starts at once.
+  virtual void launch_cta(GridWork& grid, ptx::Dim3 ctaid) = 0;
+  virtual void set_listener(CtaRetirementListener& listener) = 0;
+};
+
+}  // namespace gpusoc::sm

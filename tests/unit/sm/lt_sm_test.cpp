@@ -1,0 +1,330 @@
+// The loosely timed SMs and the CTA distributor together, against analytic timing: a warp's
+// instructions cost their class's issue cycles, warps share an SM's issue, loads stall for the
+// memory's latency, and CTAs occupy SMs within the limits.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/memory_target.h"
+#include "models/gigathread/cta_dispatcher.h"
+#include "models/ptx/address_space.h"
+#include "models/ptx/decoder.h"
+#include "models/ptx/parser.h"
+#include "models/sm/loosely_timed_sm.h"
+#include "tests/support/systemc_test.h"
+
+namespace gpusoc {
+namespace {
+
+using gigathread::CtaDispatcher;
+using gigathread::GridRequest;
+using gigathread::GridResult;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+constexpr uint64_t kCyclePs = 1000;  // a 1 GHz SM clock keeps the arithmetic readable
+constexpr uint64_t kLatencyPs = 400'000;
+
+struct NoGlobals : ptx::GlobalPlacement {
+  uint64_t allocate(uint64_t, uint64_t) override { throw std::logic_error("no globals here"); }
+  void write(uint64_t, const std::vector<uint8_t>&) override {}
+};
+
+std::shared_ptr<const ptx::Program> load(const std::string& body_of_kernels) {
+  const std::string text = ".version 7.0\n.target sm_80\n.address_size 64\n" + body_of_kernels;
+  ptx::Diagnostics diags("test.ptx");
+  ptx::ast::Module m = ptx::parse_module(text, diags);
+  NoGlobals placement;
+  auto program = ptx::decode_module(m, placement, diags);
+  if (!diags.empty()) throw std::runtime_error(diags.list().front().message);
+  return program;
+}
+
+/// `mov`, `adds` dependent FP32 adds, `ret`: (adds + 2) warp instructions of 4 cycles each.
+std::string chain_kernel(int adds) {
+  std::string s =
+      ".visible .entry chain(.param .u64 out)\n{\n.reg .f32 %f<2>;\n"
+      "mov.f32 %f1, 0f3F800000;\n";
+  for (int i = 0; i < adds; ++i) s += "add.f32 %f1, %f1, %f1;\n";
+  return s + "ret;\n}\n";
+}
+
+const char* kLoadKernel = R"(
+.visible .entry twice(.param .u64 out)
+{
+.reg .f32 %f<2>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+ld.global.f32 %f1, [%rd1];
+add.f32 %f1, %f1, %f1;
+st.global.f32 [%rd1], %f1;
+ret;
+}
+)";
+
+const char* kSmidKernel = R"(
+.visible .entry smid(.param .u64 out)
+{
+.reg .b32 %r<3>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [out];
+mov.u32 %r1, %ctaid.x;
+mov.u32 %r2, %smid;
+mul.wide.u32 %rd2, %r1, 4;
+add.s64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r2;
+ret;
+}
+)";
+
+const char* kFaultKernel = R"(
+.visible .entry faulty(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+.reg .b32 %r<2>;
+mov.u64 %rd1, 16;
+ld.global.u32 %r1, [%rd1];
+ret;
+}
+)";
+
+const char* kSpinKernel = R"(
+.visible .entry spin(.param .u64 out)
+{
+LOOP:
+bra.uni LOOP;
+}
+)";
+
+struct Bench : sc_core::sc_module {
+  Bench(sc_core::sc_module_name name, std::vector<gigathread::SmPlace> places,
+        gigathread::SmLimits limits, std::string policy = "round_robin",
+        uint64_t watchdog = 0)
+      : sc_module(name), vram("vram", vram_config(), stats), dispatcher("gigathread",
+                                                                        config(places, limits, policy, watchdog),
+                                                                        stats) {
+    sm::LtSmTiming timing;
+    timing.issue_cycles.fill(4);
+    timing.issue_cycles[size_t(ptx::InstClass::Sfu)] = 16;
+    timing.clock_mhz = 1e6 / kCyclePs;
+    timing.quantum = sc_time(1000, SC_NS);
+    for (uint32_t i = 0; i < places.size(); ++i) {
+      sms.push_back(std::make_unique<sm::LooselyTimedSm>(
+          ("sm" + std::to_string(i)).c_str(), i, timing, stats));
+      sms.back()->mem_initiator.bind(vram.target);
+      dispatcher.add_sm(*sms.back());
+    }
+    dispatcher.set_printf_sink([](const std::string&) {});
+  }
+  static MemoryTargetConfig vram_config() {
+    MemoryTargetConfig c;
+    c.base = ptx::kGlobalBase;
+    c.size = 64 << 20;
+    c.latency = sc_time(double(kLatencyPs), sc_core::SC_PS);
+    return c;
+  }
+  static gigathread::DispatcherConfig config(std::vector<gigathread::SmPlace> places,
+                                             gigathread::SmLimits limits, std::string policy,
+                                             uint64_t watchdog) {
+    gigathread::DispatcherConfig c;
+    c.places = std::move(places);
+    c.limits = limits;
+    c.policy = std::move(policy);
+    c.watchdog_warp_instructions = watchdog;
+    return c;
+  }
+  uint8_t* at(uint64_t offset) { return vram.backdoor(ptx::kGlobalBase + offset, 4); }
+
+  StatGroup stats;
+  MemoryTarget vram;
+  CtaDispatcher dispatcher;
+  std::vector<std::unique_ptr<sm::LooselyTimedSm>> sms;
+};
+
+std::vector<gigathread::SmPlace> flat_sms(uint32_t n) {
+  std::vector<gigathread::SmPlace> places;
+  for (uint32_t i = 0; i < n; ++i) places.push_back({0, i, 0});
+  return places;
+}
+
+GridRequest request(std::shared_ptr<const ptx::Program> program, const char* kernel,
+                    ptx::Dim3 grid, ptx::Dim3 block, uint64_t out = ptx::kGlobalBase) {
+  GridRequest r;
+  r.program = program;
+  for (const ptx::Function& f : program->functions) {
+    if (f.name == kernel) r.kernel = &f;
+  }
+  r.grid = grid;
+  r.block = block;
+  r.params.resize(8);
+  std::memcpy(r.params.data(), &out, 8);
+  return r;
+}
+
+/// Runs `body` in a thread of its own (run_grid blocks) and simulates until everything is done.
+void simulate(std::function<void()> body) {
+  struct Runner : sc_core::sc_module {
+    Runner(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
+      SC_HAS_PROCESS(Runner);
+      SC_THREAD(run);
+    }
+    void run() { body(); }
+    std::function<void()> body;
+  } runner("runner", std::move(body));
+  sc_core::sc_start();
+}
+
+uint64_t duration(const GridResult& r) {
+  return r.stats.end_ps - r.stats.start_ps;
+}
+
+TEST(LooselyTimedSm, OneWarpTakesItsIssueCycles) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(1), {});
+  auto program = load(chain_kernel(100));
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(result.stats.warp_instructions, 102u);
+  EXPECT_EQ(duration(result), 102 * 4 * kCyclePs);
+}
+
+TEST(LooselyTimedSm, WarpsShareTheIssueRate) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(1), {});
+  auto program = load(chain_kernel(100));
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(request(program, "chain", 1, 128)); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(duration(result), 4 * 102 * 4 * kCyclePs);  // 4 warps, one issue
+}
+
+TEST(LooselyTimedSm, LoadStallsForTheMemoryLatencyAndDataArrives) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(1), {});
+  const float x = 1.5f;
+  std::memcpy(bench.at(0), &x, 4);
+  auto program = load(kLoadKernel);
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(request(program, "twice", 1, 1)); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(duration(result), 5 * 4 * kCyclePs + kLatencyPs);
+  float y = 0;
+  std::memcpy(&y, bench.at(0), 4);
+  EXPECT_EQ(y, 3.0f);
+}
+
+TEST(CtaDispatcher, ThreadLimitHoldsThreeCtasAndKeepsTheIssueBusy) {
+  testing::fresh_systemc();
+  gigathread::SmLimits tesla;  // 768 threads, 8 CTAs, 8192 registers
+  Bench bench("bench", flat_sms(1), tesla);
+  auto program = load(chain_kernel(100));
+  GridRequest r = request(program, "chain", 6, 256);
+  EXPECT_EQ(bench.dispatcher.ctas_per_sm(r), 3u);
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(r); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(result.stats.max_resident_warps, 24u);
+  EXPECT_EQ(result.stats.ctas, 6u);
+  // A freed slot is refilled at once, so the one issue port never idles: 48 warps' issue.
+  EXPECT_EQ(duration(result), 48 * 102 * 4 * kCyclePs);
+  EXPECT_LE(result.stats.occupancy_warp_ps, 24 * duration(result));
+}
+
+TEST(CtaDispatcher, RegisterLimitAdmitsOneCtaAtATime) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(2), {});
+  auto program = load(chain_kernel(100));
+  GridRequest r = request(program, "chain", 4, 256);
+  r.registers_per_thread = 20;  // 5120 of 8192 registers per CTA
+  std::string why;
+  EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), 1u);
+  EXPECT_NE(why.find("registers"), std::string::npos) << why;
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(r); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(duration(result), 2 * 8 * 102 * 4 * kCyclePs);  // two rounds of one CTA per SM
+}
+
+TEST(CtaDispatcher, RoundRobinSpreadsAcrossGpcsFirstAndFillPacks) {
+  const std::vector<gigathread::SmPlace> places = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
+  for (const char* policy : {"round_robin", "fill"}) {
+    testing::fresh_systemc();
+    Bench bench("bench", places, {}, policy);
+    auto program = load(kSmidKernel);
+    GridResult result;
+    simulate([&] { result = bench.dispatcher.run_grid(request(program, "smid", 4, 32)); });
+    ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+    std::vector<uint32_t> smid(4);
+    for (uint32_t i = 0; i < 4; ++i) std::memcpy(&smid[i], bench.at(4 * i), 4);
+    const std::vector<uint32_t> expected = std::string(policy) == "fill"
+                                               ? std::vector<uint32_t>{0, 0, 0, 0}
+                                               : std::vector<uint32_t>{0, 2, 1, 3};
+    EXPECT_EQ(smid, expected) << policy;
+  }
+}
+
+TEST(CtaDispatcher, GridsFromTwoCallersRunConcurrently) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(2), {});
+  auto program = load(chain_kernel(100));
+  GridResult a, b;
+  struct Second : sc_core::sc_module {
+    Second(sc_core::sc_module_name n, std::function<void()> f) : sc_module(n), body(std::move(f)) {
+      SC_HAS_PROCESS(Second);
+      SC_THREAD(run);
+    }
+    void run() { body(); }
+    std::function<void()> body;
+  } second("second", [&] { b = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
+  simulate([&] { a = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
+  ASSERT_EQ(a.error, cmd::ErrorCode::None);
+  ASSERT_EQ(b.error, cmd::ErrorCode::None);
+  EXPECT_EQ(a.stats.start_ps, 0u);
+  EXPECT_EQ(b.stats.start_ps, 0u);
+  EXPECT_EQ(a.stats.end_ps, 102 * 4 * kCyclePs);
+  EXPECT_EQ(b.stats.end_ps, 102 * 4 * kCyclePs);
+}
+
+TEST(CtaDispatcher, RefusesBadLaunchesAndSurvivesAFault) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(2), {});
+  auto program = load(std::string(kFaultKernel) + kLoadKernel);
+  const float x = 2.0f;
+  std::memcpy(bench.at(0), &x, 4);
+  GridResult zero, big_shared, fault, after;
+  simulate([&] {
+    zero = bench.dispatcher.run_grid(request(program, "twice", 1, ptx::Dim3(0)));
+    GridRequest s = request(program, "twice", 1, 32);
+    s.dynamic_shared_bytes = 20000;
+    big_shared = bench.dispatcher.run_grid(s);
+    fault = bench.dispatcher.run_grid(request(program, "faulty", 8, 64));
+    after = bench.dispatcher.run_grid(request(program, "twice", 1, 1));
+  });
+  EXPECT_EQ(zero.error, cmd::ErrorCode::InvalidLaunchConfig);
+  EXPECT_NE(zero.message.find("zero dimension"), std::string::npos) << zero.message;
+  EXPECT_EQ(big_shared.error, cmd::ErrorCode::LaunchOutOfResources);
+  EXPECT_NE(big_shared.message.find("20000"), std::string::npos) << big_shared.message;
+  EXPECT_EQ(fault.error, cmd::ErrorCode::LaunchFailed);
+  EXPECT_NE(fault.message.find("faulty"), std::string::npos) << fault.message;
+  EXPECT_NE(fault.message.find("0x10"), std::string::npos) << fault.message;
+  EXPECT_EQ(after.error, cmd::ErrorCode::None) << after.message;
+  float y = 0;
+  std::memcpy(&y, bench.at(0), 4);
+  EXPECT_EQ(y, 4.0f);
+}
+
+TEST(CtaDispatcher, WatchdogStopsAnEndlessKernel) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(1), {}, "round_robin", 100000);
+  auto program = load(kSpinKernel);
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(request(program, "spin", 2, 32)); });
+  EXPECT_EQ(result.error, cmd::ErrorCode::LaunchFailed);
+  EXPECT_NE(result.message.find("watchdog"), std::string::npos) << result.message;
+}
+
+}  // namespace
+}  // namespace gpusoc
