@@ -75,9 +75,6 @@ class Function {
   bool has_body = false;
   std::vector<Inst> code;
   uint32_t num_regs = 1;               // register 0 is the carry flag
-  /// Declared type of each register (indexed like Operand::reg; hidden registers have the
-  /// special register's type). Registers past its end (hand-built code) count as 32-bit.
-  std::vector<ScalarType> reg_types{ScalarType::Pred};
   std::vector<HiddenRegister> hidden;  // special registers this function reads
   std::vector<ParamSlot> params;       // kernel: parameter buffer; .func: frame
   std::vector<ParamSlot> returns;      // .func only: frame
@@ -88,6 +85,9 @@ class Function {
   std::vector<CallSite> call_sites;    // indexed by Inst::target of Call/Vprintf
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t maxntid[3] = {0, 0, 0};
+  /// Declared type of each register (indexed like Operand::reg; hidden registers have the
+  /// special register's type). Registers past its end (hand-built code) count as 32-bit.
+  std::vector<ScalarType> reg_types{ScalarType::Pred};
   /// registers_per_thread() (register_pressure.h) of a kernel, filled at module load;
   /// 0 when not computed.
   uint32_t registers_per_thread = 0;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
-#include <utility>
 
 #include "models/ptx/cfg.h"
 
@@ -18,7 +17,7 @@ struct FunctionLiveness {
   uint32_t peak = 0;  // general-register slots at the function's busiest instruction
   struct Call {
     uint32_t live_across = 0;  // general-register slots live across the call
-    uint32_t callee = kNone;   // function index; kNone for the device-runtime functions
+    uint32_t callee = kNone;   // function index; kNone for vprintf, __assertfail, indirect
   };
   std::vector<Call> calls;  // indirect calls: one entry per possible callee
 };
@@ -87,7 +86,7 @@ class Liveness {
   }
 
   // Dense indices for the general and predicate registers the code names; special registers
-  // stay out of the sets (they are read where used).
+  // stay out of the sets: ptxas reads them (S2R) where they are used.
   void number_registers() {
     uint32_t top = fn_.num_regs;
     auto grow = [&](uint32_t r) { top = std::max(top, r + 1); };
@@ -201,8 +200,8 @@ class Liveness {
   }
 
   void record_call(const Inst& in, FunctionLiveness& out) const {
-    const uint32_t across = general_ + (predicates_ + kPredicatesPerRegister - 1) /
-                                           kPredicatesPerRegister;
+    const uint32_t across =
+        general_ + (predicates_ + kPredicatesPerRegister - 1) / kPredicatesPerRegister;
     if (in.op != Op::Call || in.target >= fn_.call_sites.size()) {
       out.calls.push_back({across, kNone});
       return;
@@ -242,6 +241,11 @@ class Liveness {
   uint32_t general_ = 0, predicates_ = 0;
 };
 
+struct KernelPressure {
+  uint32_t peak = 0;       // general-register slots, callees included
+  bool abi_calls = false;  // reaches a call that ptxas cannot inline
+};
+
 // Combines the functions' liveness along the call graph.
 class CallGraphPressure {
  public:
@@ -253,8 +257,10 @@ class CallGraphPressure {
     }
   }
 
-  // Iterative depth-first walk, so that long call chains cannot exhaust the stack.
-  uint32_t peak(uint32_t root) {
+  // Iterative depth-first walk, so that long call chains cannot exhaust the stack. Calls not
+  // followed into a callee (recursive, indirect, device runtime) go through the ABI.
+  KernelPressure of(uint32_t root) {
+    bool abi = false;
     need_.assign(program_.functions.size(), kNone);
     on_chain_.assign(program_.functions.size(), false);
     struct Frame {
@@ -273,6 +279,7 @@ class CallGraphPressure {
         const FunctionLiveness::Call c = calls[top.next++];
         if (c.callee == kNone || c.callee >= need_.size() || on_chain_[c.callee]) {
           top.value = std::max(top.value, c.live_across);
+          abi = true;
         } else if (need_[c.callee] != kNone) {
           top.value = std::max(top.value, c.live_across + need_[c.callee]);
         } else {
@@ -285,15 +292,14 @@ class CallGraphPressure {
       need_[top.f] = value;
       on_chain_[top.f] = false;
       chain.pop_back();
-      if (chain.empty()) return value;
+      if (chain.empty()) return KernelPressure{value, abi};
       chain.back().value = std::max(chain.back().value, chain.back().across + value);
     }
   }
 
  private:
   const FunctionLiveness& liveness(uint32_t f) {
-    if (!liveness_[f])
-      liveness_[f] = Liveness(program_.functions[f], indirect_callees_).run();
+    if (!liveness_[f]) liveness_[f] = Liveness(program_.functions[f], indirect_callees_).run();
     return *liveness_[f];
   }
 
@@ -312,8 +318,9 @@ uint32_t index_in(const Program& program, const Function& kernel) {
   return uint32_t(&kernel - first);
 }
 
-uint32_t allocation(uint32_t peak) {
-  const uint32_t used = std::min(peak + kReservedRegisters, kMaxRegistersPerThread);
+uint32_t allocation(const KernelPressure& p) {
+  uint32_t used = std::min(p.peak + kReservedRegisters, kMaxRegistersPerThread);
+  if (p.abi_calls) used = std::max(used, kAbiMinimumRegisters);
   const uint32_t rounded = (used + kRegisterAllocationGranularity - 1) /
                            kRegisterAllocationGranularity * kRegisterAllocationGranularity;
   return std::max(rounded, kMinRegistersPerThread);
@@ -322,19 +329,19 @@ uint32_t allocation(uint32_t peak) {
 }  // namespace
 
 uint32_t live_register_peak(const Program& program, const Function& kernel) {
-  return CallGraphPressure(program).peak(index_in(program, kernel));
+  return CallGraphPressure(program).of(index_in(program, kernel)).peak;
 }
 
 uint32_t registers_per_thread(const Program& program, const Function& kernel) {
   if (kernel.registers_per_thread != 0) return kernel.registers_per_thread;
-  return allocation(live_register_peak(program, kernel));
+  return allocation(CallGraphPressure(program).of(index_in(program, kernel)));
 }
 
 void cache_registers_per_thread(Program& program) {
   CallGraphPressure pressure(program);
   for (uint32_t f = 0; f < program.functions.size(); ++f) {
     Function& fn = program.functions[f];
-    if (fn.is_entry && fn.has_body) fn.registers_per_thread = allocation(pressure.peak(f));
+    if (fn.is_entry && fn.has_body) fn.registers_per_thread = allocation(pressure.of(f));
   }
 }
 

@@ -17,14 +17,23 @@
 //  - special registers (%tid, %ctaid, ...) are counted only at the instructions that read them:
 //    ptxas reads them (S2R) where they are used, never keeps them live from entry.
 // Calls: a kernel needs its own pressure, and at each call what is live across the call plus
-// the callee's need (arguments and results travel in .param memory, not registers). Predicates
-// live across a call are saved in general registers (the callee may use the whole predicate
-// file). A call back into a function already on the call chain (recursion) adds only what is
-// live across it: the recursive function is counted once, as the ABI saves registers on the
-// stack per activation rather than holding them all. Indirect calls may reach any .func of the
-// module with a body; vprintf and __assertfail add nothing beyond what is live across them.
-// The kernel's figure is then its peak plus kReservedRegisters, capped at the ISA's limit
-// (beyond it ptxas spills to local memory), and rounded up to the allocation granularity.
+// the callee's need (arguments and results travel in .param memory, not registers), as if
+// ptxas inlined the callee. Predicates live across a call are saved in general registers (the
+// callee may use the whole predicate file). A call back into a function already on the call
+// chain (recursion) adds only what is live across it: the recursive function is counted once,
+// as the ABI saves registers on the stack per activation rather than holding them all.
+// Indirect calls may reach any .func of the module with a body; vprintf and __assertfail add
+// nothing beyond what is live across them. Recursive, indirect and device-runtime calls cannot
+// be inlined: they go through the ABI, which sets a floor of kAbiMinimumRegisters.
+// The kernel's figure is then its peak plus kReservedRegisters (at least the ABI floor when it
+// makes such calls), capped at the ISA's limit (beyond it ptxas spills to local memory), and
+// rounded up to the allocation granularity.
+//
+// Not modelled: ptxas schedules for latency and spends registers on it freely up to the
+// full-occupancy budget (32 per thread on sm_80), and lowers some PTX instructions (64-bit
+// bit operations, division, conversions) to sequences with temporaries; both make its figure
+// larger than this estimate for kernels with much independent work. It also re-reads kernel
+// parameters from the constant bank instead of holding them, which makes it smaller.
 #pragma once
 
 #include <cstdint>
@@ -35,10 +44,15 @@ namespace gpusoc::ptx {
 
 /// Predicate registers per thread on sm_50 and later (P0-P6; PT is the constant true).
 constexpr uint32_t kPredicateRegisters = 7;
-/// Registers ptxas uses beyond the program's values: R1 is the stack pointer, loaded in every
-/// kernel's prologue, and sm_80 code keeps one more scratch register (ptxas reports 4 registers
-/// for an empty kernel, 8 for one that stores %tid.x through a pointer parameter).
-constexpr uint32_t kReservedRegisters = 2;
+/// Registers ptxas counts beyond the program's values: R1, the stack pointer loaded in every
+/// kernel's prologue, and two it adds above the highest register used. Measured with ptxas
+/// 13.0 for sm_80: a kernel holding N f32 values live at once (N volatile shared loads summed
+/// in reverse order, N = 4..40) is reported as N + 3 registers; an empty kernel (R1 only) as 4.
+constexpr uint32_t kReservedRegisters = 3;
+/// Registers a kernel making ABI calls gets at least: ptxas 13.0 reports 24 for any sm_80
+/// kernel that calls vprintf, __assertfail or a recursive function, however little it holds,
+/// and raises -maxrregcount below 24 to 24.
+constexpr uint32_t kAbiMinimumRegisters = 24;
 /// The most registers a thread can have: R0-R254 (R255 is the zero register RZ).
 constexpr uint32_t kMaxRegistersPerThread = 255;
 /// Registers are allocated per warp in units of 256, i.e. 8 per thread.
@@ -51,9 +65,10 @@ constexpr uint32_t kMinRegistersPerThread = kRegisterAllocationGranularity;
 /// (std::invalid_argument otherwise).
 uint32_t live_register_peak(const Program& program, const Function& kernel);
 
-/// Registers per thread the kernel would be allocated: its peak plus kReservedRegisters, at most
-/// kMaxRegistersPerThread, rounded up to kRegisterAllocationGranularity and at least
-/// kMinRegistersPerThread. Returns Function::registers_per_thread when the loader filled it.
+/// Registers per thread the kernel would be allocated: its peak plus kReservedRegisters (at
+/// least kAbiMinimumRegisters when it makes ABI calls), at most kMaxRegistersPerThread, rounded
+/// up to kRegisterAllocationGranularity and at least kMinRegistersPerThread. Returns
+/// Function::registers_per_thread when the loader filled it.
 uint32_t registers_per_thread(const Program& program, const Function& kernel);
 
 /// Fills Function::registers_per_thread of every kernel; the decoder calls it once per module.
