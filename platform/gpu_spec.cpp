@@ -30,6 +30,10 @@ const Param<U32> kSpCores{"sm.sp_cores", 8, "lanes", "FP32 lanes (SP cores) per 
 const Param<U32> kSfus{"sm.sfus", 2, "units",
                        "special function units per SM (transcendentals, interpolation)",
                        Range{1, 256}};
+const Param<U32> kFp64Units{"sm.fp64_units", 0, "lanes",
+                            "FP64 lanes per SM (0: no double-precision hardware, as on "
+                            "compute capability 1.0)",
+                            Range{0, 1024}};
 const Param<U32> kWarpSize{"sm.warp_size", 32, "threads", "threads per warp",
                            Range{1, 64}.power_of_two()};
 const Param<U32> kMaxThreads{"sm.max_threads", 768, "threads", "resident threads per SM",
@@ -109,7 +113,7 @@ GpuSpec GpuSpec::from_config(const Config& config) {
   GpuSpec spec{};
   spec.gpu = {kGpcs.get(config), kTpcsPerGpc.get(config), kSmsPerTpc.get(config)};
   spec.sm = {kSpCores.get(config),         kSfus.get(config),
-             kWarpSize.get(config),        kMaxThreads.get(config),
+             kFp64Units.get(config),       kWarpSize.get(config),        kMaxThreads.get(config),
              kMaxCtas.get(config),         kRegisters.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
              kMaxSharedPerCta.get(config), kStackPerThread.get(config)};

@@ -22,6 +22,7 @@ struct GpuSpec {
   struct Sm {
     std::uint32_t sp_cores;  // FP32 lanes
     std::uint32_t sfus;
+    std::uint32_t fp64_units;  // FP64 lanes (0: no double precision hardware)
     std::uint32_t warp_size;
     std::uint32_t max_threads;
     std::uint32_t max_ctas;
@@ -58,6 +59,10 @@ struct GpuSpec {
 
   // One fused multiply-add (2 flops) per SP core per shader clock.
   double peak_fp32_gflops() const { return total_sp_cores() * 2.0 * clock.shader_mhz / 1e3; }
+
+  double peak_fp64_gflops() const {
+    return total_sms() * sm.fp64_units * 2.0 * clock.shader_mhz / 1e3;
+  }
 
   // Every partition's bus busy: bytes per transfer x transfers per second, in 10^9 B/s.
   double peak_dram_gbytes_per_s() const {

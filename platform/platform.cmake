@@ -1,8 +1,18 @@
-# gpusoc_platform: the parts of the gpusoc program other than its subcommands. An
-# OBJECT library: its objects go into every binary that links it, so the parameters
-# declared in them (gpu_spec.cpp) are always registered, used or not.
-add_library(gpusoc_platform OBJECT
+# gpusoc_soc: the SoC as a library (GpuSoc, HostSystem joined in SocPlatform) and the GPU
+# specification. An OBJECT library, like gpusoc_platform below: its objects go into every
+# binary that links it, so the parameters declared in them are always registered.
+add_library(gpusoc_soc OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/gpu_spec.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/gpu_soc.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/soc_platform.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/register_doc.cpp)
+target_include_directories(gpusoc_soc PUBLIC ${PROJECT_SOURCE_DIR})
+target_link_libraries(gpusoc_soc
+  PUBLIC gpusoc_host gpusoc_pcie gpusoc_gigathread gpusoc_cta_dispatch gpusoc_sm gpusoc_common
+  PRIVATE gpusoc_warnings)
+
+# gpusoc_platform: the parts of the gpusoc program other than its subcommands.
+add_library(gpusoc_platform OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/command.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/command_line.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp)
@@ -11,7 +21,7 @@ target_link_libraries(gpusoc_platform PUBLIC gpusoc_common PRIVATE gpusoc_warnin
 
 # The program: build/platform/gpusoc.
 add_executable(gpusoc ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
-target_link_libraries(gpusoc PRIVATE gpusoc_platform gpusoc_warnings)
+target_link_libraries(gpusoc PRIVATE gpusoc_platform gpusoc_soc gpusoc_warnings)
 
 # gpusoc_cli_command(FILE [DEPS libraries...]): one subcommand source (it registers
 # itself, see platform/command.h) and the libraries it needs.
@@ -23,5 +33,6 @@ endfunction()
 
 # Subcommands, one line each.
 gpusoc_cli_command(cmd_config.cpp)
+gpusoc_cli_command(cmd_info.cpp)
 gpusoc_cli_command(cmd_ptx.cpp DEPS gpusoc_ptx)
 gpusoc_cli_command(cmd_run.cpp DEPS gpusoc_suite_apps)

@@ -20,9 +20,10 @@ class SocPlatform {
   SocPlatform(const Config& config, StatGroup& stats);
   ~SocPlatform();
 
-  /// Runs `program` on the host CPU until it returns, then lets the GPU drain; returns the
-  /// simulated time at which the program returned. An exception thrown by the program (or by a
-  /// model) ends the simulation and is rethrown here.
+  /// Runs `program` on the host CPU until it returns (the simulation stops there: the program
+  /// synchronizes with the GPU as a driver would); returns the simulated time at which it
+  /// returned. An exception thrown by the program (or by a model) ends the simulation and is
+  /// rethrown here. Once per platform.
   sc_core::sc_time run(std::function<void(host::HostBus&)> program);
 
  private:

@@ -13,9 +13,9 @@
 #include <string>
 #include <utility>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
@@ -23,10 +23,10 @@
 namespace gpusoc {
 
 struct MemoryTargetConfig {
-  uint64_t base = 0;   // first address the target answers (addresses arrive untranslated)
-  uint64_t size = 0;   // bytes
+  uint64_t base = 0;  // first address the target answers (addresses arrive untranslated)
+  uint64_t size = 0;  // bytes
   sc_core::sc_time latency = sc_core::SC_ZERO_TIME;  // per access, reads and writes alike
-  double bytes_per_ns = 0;  // port bandwidth; 0: unlimited
+  double bytes_per_ns = 0;                           // port bandwidth; 0: unlimited
   bool allow_dmi = true;
 };
 

@@ -14,17 +14,17 @@
 namespace gpusoc {
 
 enum class RegisterAccess : uint8_t {
-  ReadOnly,   // writes are ignored and reported through the block's error handler
+  ReadOnly,  // writes are ignored and reported through the block's error handler
   ReadWrite,
   WriteOnly,  // reads return 0
 };
 
 /// One 32-bit register. Every register is 32 bits wide; 64-bit quantities are _LO/_HI pairs.
 struct RegisterSpec {
-  uint32_t offset;       // bytes from the start of the block, a multiple of 4
-  const char* name;      // upper case, e.g. "RING_BASE_LO"
+  uint32_t offset;   // bytes from the start of the block, a multiple of 4
+  const char* name;  // upper case, e.g. "RING_BASE_LO"
   RegisterAccess access;
-  uint32_t reset;        // value after construction and reset()
+  uint32_t reset;           // value after construction and reset()
   const char* description;  // one sentence: meaning, units, side effects
 };
 
@@ -61,9 +61,9 @@ class RegisterBlock {
   /// computation; writes store without calling on_write. Returns bytes transferred (0 on error).
   unsigned debug_access(tlm::tlm_generic_payload& tx);
 
-  uint32_t read(uint32_t offset) const;        // stored or computed value; no side effects
-  void set(uint32_t offset, uint32_t value);   // the unit updates its own status registers
-  void reset();                                // every register to its reset value
+  uint32_t read(uint32_t offset) const;       // stored or computed value; no side effects
+  void set(uint32_t offset, uint32_t value);  // the unit updates its own status registers
+  void reset();                               // every register to its reset value
 
   const std::string& name() const { return name_; }
   const std::vector<RegisterSpec>& specs() const { return specs_; }

@@ -92,14 +92,16 @@ enum class ErrorCode : uint32_t {
 /// `num_globals` GlobalEntry, then `num_params` ParamEntry (all kernels' parameters in order),
 /// then `diagnostics_bytes` of text (load errors, one per line) — each part 8-byte aligned.
 struct ModuleLoadResult {
-  uint32_t status = 0;        // ErrorCode: None or ModuleLoadFailed (or HostAccessFault if the
-                              // buffer is too small: then `required_bytes` says how big)
+  uint32_t status = 0;        // ErrorCode: None, ModuleLoadFailed or DeviceAccessFault (the
+                              // same code CH_ERROR gets). A buffer too small for the result:
+                              // ModuleLoadFailed, nothing loaded, required_bytes > its size
   uint32_t module_id = 0;
   uint32_t num_kernels = 0;
   uint32_t num_globals = 0;
   uint32_t num_params = 0;
   uint32_t diagnostics_bytes = 0;
-  uint64_t required_bytes = 0;  // the whole result's size
+  uint64_t required_bytes = 0;  // the whole result's size; the result is complete exactly
+                                // when this is at most the buffer's size
 };
 
 struct KernelEntry {

@@ -16,13 +16,15 @@ struct CopyRequest {
   uint64_t destination = 0;
   uint64_t bytes = 0;
   cmd::CopyDirection direction = cmd::CopyDirection::HostToDevice;
+  bool raise_interrupt = false;  // latch kIntrCopy (bar0_map.h) when the copy completes
 };
 
 struct FillRequest {
   uint64_t destination = 0;  // device address
   uint64_t bytes = 0;        // a multiple of element_bytes
   uint32_t value = 0;
-  uint32_t element_bytes = 1;  // 1, 2 or 4
+  uint32_t element_bytes = 1;    // 1, 2 or 4
+  bool raise_interrupt = false;  // latch kIntrCopy (bar0_map.h) when the fill completes
 };
 
 class CopyService : public virtual sc_core::sc_interface {

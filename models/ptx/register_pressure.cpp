@@ -120,8 +120,8 @@ class Liveness {
     const size_t n = blocks.size();
     std::vector<uint64_t> gen(n * words_, 0), kill(n * words_, 0);
     for (uint32_t b = 0; b < n; ++b) {
-      uint64_t* g = &gen[b * words_];
-      uint64_t* k = &kill[b * words_];
+      uint64_t* g = gen.data() + b * words_;
+      uint64_t* k = kill.data() + b * words_;
       for (uint32_t pc = blocks[b].last + 1; pc-- > blocks[b].first;) {
         const Inst& in = fn_.code[pc];
         if (in.guard == kNoReg) {

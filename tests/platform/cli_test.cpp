@@ -157,6 +157,38 @@ TEST_F(CliTest, CommittedParameterReferenceIsCurrent) {
          "  build/platform/gpusoc config doc --format markdown > docs/parameters.md";
 }
 
+// Independent arithmetic from the data sheets: 128 SP cores x 2 flops x 1.35 GHz; six 64-bit
+// GDDR3 channels at 1.8 GT/s; PCIe 1.0 x16 = 16 lanes x 2.5 GT/s x 8/10 = 4 GB/s, of which 2%
+// DLLPs and 128-byte payloads in 128 + 12 (header) + 2 (sequence) + 4 (LCRC) + 2 (framing).
+TEST_F(CliTest, InfoDerivesPeaksAndOccupancyLimits) {
+  const Outcome info = gpusoc("info --format json --config " + kConfigDir + "/tesla-8800gtx.json");
+  ASSERT_EQ(info.status, 0) << info.err;
+  const nlohmann::json j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(j["sms"], 16);
+  EXPECT_NEAR(j["peak_fp32_gflops"].get<double>(), 128 * 2 * 1.35, 1e-9);
+  EXPECT_EQ(j["peak_fp64_gflops"].get<double>(), 0.0);
+  EXPECT_NEAR(j["peak_dram_gbps"].get<double>(), 6 * 8 * 1.8, 1e-9);
+  EXPECT_NEAR(j["pcie_raw_gbps"].get<double>(), 16 * 2.5 * 0.8 / 8, 1e-9);
+  EXPECT_NEAR(j["pcie_h2d_payload_gbps"].get<double>(), 4.0 * 0.98 * 128 / 148, 1e-9);
+  EXPECT_NEAR(j["pcie_d2h_payload_gbps"].get<double>(), 4.0 * 0.98 * 128 / 152, 1e-9);
+  EXPECT_EQ(j["sm_max_warps"], 24);
+  EXPECT_EQ(j["sm_max_ctas"], 8);
+  EXPECT_EQ(j["sm_registers"], 8192);
+  const Outcome text = gpusoc("info --config " + kConfigDir + "/tesla-8800gtx.json");
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("345.6 GFLOP/s"), std::string::npos) << text.out;
+  EXPECT_NE(gpusoc("info --format yaml").status, 0);
+}
+
+TEST_F(CliTest, CommittedRegisterMapIsCurrent) {
+  const Outcome doc = gpusoc("registers");
+  ASSERT_EQ(doc.status, 0) << doc.err;
+  EXPECT_NE(doc.out.find("CH_DOORBELL"), std::string::npos);
+  EXPECT_EQ(testing::read_file(std::string(GPUSOC_SOURCE_DIR) + "/docs/registers.md"), doc.out)
+      << "docs/registers.md is stale; regenerate it with\n"
+         "  build/platform/gpusoc registers > docs/registers.md";
+}
+
 TEST_F(CliTest, StatisticsAreWrittenWhereAsked) {
   const std::string stats = dir.file("stats.json");
   const Outcome result = gpusoc("config dump --stats-out " + stats);

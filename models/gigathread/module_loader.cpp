@@ -1,0 +1,272 @@
+#include "models/gigathread/module_loader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "models/ptx/decoder.h"
+#include "models/ptx/inst.h"
+#include "models/ptx/parser.h"
+#include "models/ptx/register_pressure.h"
+
+namespace gpusoc::gigathread {
+namespace {
+
+// A result lists at most this many problems (a large garbage file would produce millions).
+constexpr size_t kMaxDiagnostics = 200;
+
+/// Owns a loaded program's firmware-heap blocks: they are freed when the last reference to the
+/// program (the module table's, or a running grid's) is gone.
+struct ModuleMemory {
+  std::shared_ptr<FirmwareHeap> heap;
+  std::vector<uint64_t> blocks;
+  std::shared_ptr<ptx::Program> program;
+  ~ModuleMemory() {
+    for (uint64_t b : blocks) heap->free(b);
+  }
+};
+
+/// Places module variables in the firmware heap. Initial values are kept until the module has
+/// decoded without problems, then written to VRAM; a failed load frees what it took.
+class HeapPlacement : public ptx::GlobalPlacement {
+ public:
+  explicit HeapPlacement(std::shared_ptr<FirmwareHeap> heap) : heap_(std::move(heap)) {}
+  ~HeapPlacement() override {
+    for (uint64_t b : blocks_) heap_->free(b);
+  }
+
+  // VRAM never starts at 0, so 0 marks a variable that found no room.
+  uint64_t allocate(uint64_t bytes, uint64_t align) override {
+    const auto address = heap_->allocate(bytes, align);
+    if (!address) return 0;
+    blocks_.push_back(*address);
+    return *address;
+  }
+  void write(uint64_t address, const std::vector<uint8_t>& bytes) override {
+    if (address != 0) writes_.emplace_back(address, bytes);
+  }
+
+  /// Writes the initial values; false with `problem` set on a refused VRAM write.
+  bool flush(MemoryPort& vram, std::string& problem) const {
+    for (const auto& [address, bytes] : writes_) {
+      if (vram.write(address, bytes.data(), bytes.size()) != tlm::TLM_OK_RESPONSE) {
+        problem = fmt::format(
+            "writing the initial value of a module variable at device 0x{:x} "
+            "({} bytes) was refused\n",
+            address, bytes.size());
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /// The program, now owning the blocks.
+  std::shared_ptr<const ptx::Program> adopt(std::shared_ptr<ptx::Program> program) {
+    auto memory = std::make_shared<ModuleMemory>();
+    memory->heap = heap_;
+    memory->blocks = std::exchange(blocks_, {});
+    memory->program = std::move(program);
+    return std::shared_ptr<const ptx::Program>(memory, memory->program.get());
+  }
+
+ private:
+  std::shared_ptr<FirmwareHeap> heap_;
+  std::vector<uint64_t> blocks_;
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> writes_;
+};
+
+std::string diagnostics_text(const std::vector<ptx::Diagnostic>& list) {
+  std::string text;
+  for (size_t i = 0; i < list.size() && i < kMaxDiagnostics; ++i)
+    text += list[i].to_string() + "\n";
+  if (list.size() > kMaxDiagnostics)
+    text += fmt::format("... and {} more problems\n", list.size() - kMaxDiagnostics);
+  return text;
+}
+
+/// Parse and decode; null with `problems` filled when the text does not load.
+std::shared_ptr<ptx::Program> decode(const std::string& text, const std::string& file,
+                                     HeapPlacement& placement, std::string& problems) {
+  ptx::Diagnostics diags(file);
+  try {
+    ptx::ast::Module parsed = ptx::parse_module(text, diags);
+    if (!diags.empty()) {
+      problems = diagnostics_text(diags.list());
+      return nullptr;
+    }
+    parsed.file = file;
+    std::shared_ptr<ptx::Program> program = ptx::decode_module(parsed, placement, diags);
+    if (!diags.empty()) {
+      problems = diagnostics_text(diags.list());
+      return nullptr;
+    }
+    return program;
+  } catch (const std::exception& e) {
+    problems = fmt::format("{}: error: the PTX core failed: {}\n", file, e.what());
+    return nullptr;
+  }
+}
+
+template <size_t N>
+bool copy_name(char (&dst)[N], const std::string& name) {
+  if (name.size() >= N) return false;
+  std::memcpy(dst, name.c_str(), name.size() + 1);
+  return true;
+}
+
+uint64_t threads(const uint32_t (&dims)[3]) {
+  return uint64_t(std::max(1u, dims[0])) * std::max(1u, dims[1]) * std::max(1u, dims[2]);
+}
+
+}  // namespace
+
+ModuleLoader::ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram)
+    : config_(config),
+      vram_(vram),
+      heap_(std::make_shared<FirmwareHeap>(config.heap_base(), config.firmware_heap_bytes)) {}
+
+ModuleLoadOutcome ModuleLoader::failure(cmd::ErrorCode code, uint64_t text_address,
+                                        uint64_t text_bytes, const std::string& problems,
+                                        uint64_t buffer_bytes, uint64_t required) const {
+  ModuleLoadReport report;
+  report.status = code;
+  report.diagnostics = problems;
+  ModuleLoadOutcome out;
+  out.error = code;
+  out.message = fmt::format("ModuleLoad of {} bytes of PTX at device 0x{:x} failed:\n{}",
+                            text_bytes, text_address, problems);
+  out.result = encode_module_load_result(report, buffer_bytes,
+                                         required ? required : report.required_bytes());
+  return out;
+}
+
+ModuleLoadOutcome ModuleLoader::load(uint64_t text_address, uint64_t text_bytes,
+                                     uint64_t buffer_bytes) {
+  using cmd::ErrorCode;
+  const std::string file = fmt::format("ptx@0x{:x}", text_address);
+  auto fail = [&](ErrorCode code, const std::string& problems, uint64_t required = 0) {
+    return failure(code, text_address, text_bytes, problems, buffer_bytes, required);
+  };
+  if (text_bytes == 0)
+    return fail(ErrorCode::ModuleLoadFailed, file + ": error: no PTX text (0 bytes)\n");
+  if (text_bytes > config_.max_module_bytes) {
+    return fail(ErrorCode::ModuleLoadFailed,
+                fmt::format("{}: error: {} bytes of PTX exceed the limit of {} bytes "
+                            "(gigathread.max_module_bytes)\n",
+                            file, text_bytes, config_.max_module_bytes));
+  }
+  const uint64_t vram_end = config_.vram_base + config_.vram_bytes;
+  if (text_address < config_.vram_base || text_address > vram_end ||
+      vram_end - text_address < text_bytes) {
+    return fail(
+        ErrorCode::DeviceAccessFault,
+        fmt::format("{}: error: the text [0x{:x}, 0x{:x}) is not inside VRAM "
+                    "[0x{:x}, 0x{:x})\n",
+                    file, text_address, text_address + text_bytes, config_.vram_base, vram_end));
+  }
+  std::string text(text_bytes, '\0');
+  const tlm::tlm_response_status read = vram_.read(text_address, text.data(), text_bytes);
+  if (read != tlm::TLM_OK_RESPONSE) {
+    return fail(ErrorCode::DeviceAccessFault,
+                fmt::format("{}: error: reading the text from VRAM failed: {}\n", file,
+                            response_text(read)));
+  }
+  text.resize(std::strlen(text.c_str()));  // C strings arrive with their NUL
+
+  HeapPlacement placement(heap_);
+  std::string problems;
+  std::shared_ptr<ptx::Program> program = decode(text, file, placement, problems);
+  if (!program) {
+    return fail(ErrorCode::ModuleLoadFailed, problems);
+  }
+  for (const ptx::GlobalVariable& g : program->globals) {
+    if (g.address != 0) continue;
+    problems += fmt::format(
+        "{}: error: no room for '{}' ({} bytes) in the firmware heap: "
+        "gpu.firmware_heap_bytes = {}, {} bytes in use, largest free gap {} bytes\n",
+        file, g.name, g.size, heap_->size(), heap_->used_bytes(), heap_->largest_free());
+  }
+  if (!problems.empty()) return fail(ErrorCode::ModuleLoadFailed, problems);
+
+  LoadedModule module;
+  ModuleLoadReport report = describe(*program, table_.next_id(), module, problems);
+  if (!problems.empty()) return fail(ErrorCode::ModuleLoadFailed, problems);
+  if (!placement.flush(vram_, problems))
+    return fail(ErrorCode::DeviceAccessFault, file + ": error: " + problems);
+  const uint64_t required = report.required_bytes();
+  if (required > buffer_bytes) {
+    return fail(ErrorCode::ModuleLoadFailed,
+                fmt::format("{}: error: the result buffer has {} bytes; this module's result "
+                            "needs {} (required_bytes): nothing was loaded\n",
+                            file, buffer_bytes, required),
+                required);
+  }
+  module.program = placement.adopt(std::move(program));
+  ModuleLoadOutcome out;
+  out.module_id = table_.add(std::move(module));
+  out.result = encode_module_load_result(report, buffer_bytes, required);
+  return out;
+}
+
+cmd::ErrorCode ModuleLoader::unload(uint32_t id, std::string& why) {
+  if (table_.remove(id)) return cmd::ErrorCode::None;
+  why = fmt::format("ModuleUnload: {}", table_.why_not_loaded(id));
+  return cmd::ErrorCode::InvalidModule;
+}
+
+uint32_t ModuleLoader::max_threads_per_cta(const ptx::Function& kernel, uint32_t registers) const {
+  uint64_t limit = config_.max_threads_per_cta;
+  if (kernel.reqntid[0]) {
+    limit = std::min(limit, threads(kernel.reqntid));
+  } else if (kernel.maxntid[0]) {
+    limit = std::min(limit, threads(kernel.maxntid));
+  }
+  if (config_.registers_per_sm && registers) {
+    limit = std::min<uint64_t>(
+        limit, config_.registers_per_sm / registers / ptx::kWarpSize * ptx::kWarpSize);
+  }
+  return uint32_t(limit);
+}
+
+ModuleLoadReport ModuleLoader::describe(const ptx::Program& program, uint32_t module_id,
+                                        LoadedModule& module, std::string& problems) const {
+  ModuleLoadReport report;
+  report.module_id = module_id;
+  for (const ptx::Function& f : program.functions) {
+    if (!f.is_entry || !f.has_body) continue;
+    cmd::KernelEntry e;
+    if (!copy_name(e.name, f.name)) {
+      problems += fmt::format("{}: error: kernel name '{}' has {} bytes; a KernelEntry holds {}\n",
+                              program.file, f.name, f.name.size(), sizeof(e.name) - 1);
+    }
+    const uint32_t registers = ptx::registers_per_thread(program, f);
+    e.handle = ModuleTable::handle(module_id, uint32_t(module.kernels.size()));
+    e.first_param = uint32_t(report.params.size());
+    e.num_params = uint32_t(f.params.size());
+    e.param_buffer_bytes = f.param_buffer_bytes;
+    e.static_shared_bytes = f.static_shared_bytes;
+    e.registers_per_thread = registers;
+    e.local_bytes_per_thread = f.depot_bytes + program.module_local_bytes;
+    e.max_threads_per_cta = max_threads_per_cta(f, registers);
+    for (const ptx::ParamSlot& p : f.params) report.params.push_back({p.offset, p.size});
+    report.kernels.push_back(e);
+    module.kernels.push_back({&f, registers});
+  }
+  for (const ptx::GlobalVariable& g : program.globals) {
+    cmd::GlobalEntry e;
+    if (!copy_name(e.name, g.name)) {
+      problems +=
+          fmt::format("{}: error: variable name '{}' has {} bytes; a GlobalEntry holds {}\n",
+                      program.file, g.name, g.name.size(), sizeof(e.name) - 1);
+    }
+    e.address = g.address;
+    e.bytes = g.size;
+    report.globals.push_back(e);
+  }
+  return report;
+}
+
+}  // namespace gpusoc::gigathread

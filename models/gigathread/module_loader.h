@@ -1,0 +1,59 @@
+// ModuleLoad and ModuleUnload: PTX text in VRAM becomes a decoded program whose kernels the
+// channels can launch. The loader reads the text through the command processor's VRAM port,
+// parses and decodes it with the PTX core, places module .global/.const variables in the
+// firmware heap and writes their initial values to VRAM, and reports what it loaded (or every
+// problem it found) as a ModuleLoadResult.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/gigathread/firmware_heap.h"
+#include "models/gigathread/gigathread_config.h"
+#include "models/gigathread/memory_port.h"
+#include "models/gigathread/module_load_result.h"
+#include "models/gigathread/module_table.h"
+#include "models/gigathread/packets.h"
+
+namespace gpusoc::gigathread {
+
+struct ModuleLoadOutcome {
+  cmd::ErrorCode error = cmd::ErrorCode::None;
+  std::string message;          // for the channel's error log when the load failed
+  std::vector<uint8_t> result;  // the ModuleLoadResult bytes, at most the buffer's size
+  uint32_t module_id = 0;       // 0 unless loaded
+};
+
+class ModuleLoader {
+ public:
+  ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram);
+
+  /// Loads the PTX text at device address `text_address` (`text_bytes`, which may include a
+  /// terminating NUL) for a result buffer of `buffer_bytes` (at least a ModuleLoadResult
+  /// header; the caller checks). Waits for the VRAM accesses (call from an SC_THREAD).
+  ModuleLoadOutcome load(uint64_t text_address, uint64_t text_bytes, uint64_t buffer_bytes);
+  /// InvalidModule (with `why`) when `id` names no loaded module.
+  cmd::ErrorCode unload(uint32_t id, std::string& why);
+
+  const ModuleTable& modules() const { return table_; }
+  const FirmwareHeap& heap() const { return *heap_; }
+
+ private:
+  ModuleLoadOutcome failure(cmd::ErrorCode code, uint64_t text_address, uint64_t text_bytes,
+                            const std::string& problems, uint64_t buffer_bytes,
+                            uint64_t required = 0) const;
+  /// The kernel, global and parameter entries of a decoded program; fills `problems` with names
+  /// the ABI cannot carry.
+  ModuleLoadReport describe(const ptx::Program& program, uint32_t module_id, LoadedModule& module,
+                            std::string& problems) const;
+  uint32_t max_threads_per_cta(const ptx::Function& kernel, uint32_t registers) const;
+
+  const GigaThreadConfig& config_;
+  MemoryPort& vram_;
+  std::shared_ptr<FirmwareHeap> heap_;  // shared with loaded programs, which free into it
+  ModuleTable table_;
+};
+
+}  // namespace gpusoc::gigathread

@@ -1,0 +1,102 @@
+#include "platform/gpu_soc.h"
+
+#include <string>
+
+#include "models/common/param.h"
+#include "models/pcie/bar0_map.h"
+#include "models/ptx/address_space.h"
+
+namespace gpusoc::platform {
+namespace {
+
+// Device memory until the memory system lands: one latency, one bandwidth.
+const Param<double> kLatencyNs{"devmem.latency_ns", 440.0, "ns",
+                               "device memory access latency seen by the loosely timed path "
+                               "(about 600 shader cycles on the 8800 GTX)",
+                               Range{0, 1e6}};
+const Param<double> kBandwidthGbps{"devmem.bandwidth_gbps", 0.0, "GB/s",
+                                   "device memory bandwidth; 0: the peak the memory.* "
+                                   "parameters imply",
+                                   Range{0, 1e6}};
+
+}  // namespace
+
+GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent)
+    : sc_module(name), spec_(GpuSpec::from_config(config)), stats_(stats_parent, basename()) {
+  MemoryTargetConfig memory;
+  memory.base = ptx::kGlobalBase;
+  memory.size = spec_.memory.capacity_bytes;
+  memory.latency = sc_core::sc_time(kLatencyNs.get(config), sc_core::SC_NS);
+  const double gbps = kBandwidthGbps.get(config);
+  memory.bytes_per_ns = gbps > 0 ? gbps : spec_.peak_dram_gbytes_per_s();  // 1 GB/s = 1 B/ns
+  vram_ = std::make_unique<MemoryTarget>("vram", memory, stats_);
+
+  gigathread::GigaThreadConfig gt = gigathread::GigaThreadConfig::from_config(config);
+  gt.vram_base = ptx::kGlobalBase;
+  gt.vram_bytes = spec_.memory.capacity_bytes;
+  gt.max_threads_per_cta = spec_.sm.max_threads_per_cta;
+  gt.registers_per_sm = spec_.sm.registers;
+  gt.check();
+
+  const pcie::PcieConfig link = pcie::PcieConfig::from_config(config);
+  pcie::DeviceInfo device;
+  device.vram_base = ptx::kGlobalBase;
+  device.vram_bytes = spec_.memory.capacity_bytes;
+  device.vram_allocatable_bytes = spec_.memory.capacity_bytes - gt.firmware_heap_bytes;
+  device.channels = gt.channels;
+  endpoint_ = std::make_unique<pcie::PcieEndpoint>("pcie", link, device, stats_);
+  endpoint_->vram_initiator.bind(vram_->target);
+  endpoint_->irq_out.bind(irq_);
+
+  // BAR0 beyond the endpoint's own registers: the copy engines, then the channels.
+  register_bus_ = std::make_unique<TlmRouter>("register_bus");
+  endpoint_->reg_initiator.bind(register_bus_->target);
+  for (uint32_t i = 0; i < link.copy_engines; ++i) {
+    copy_engines_.push_back(std::make_unique<pcie::CopyEngine>(
+        ("copy_engine" + std::to_string(i)).c_str(), i, link, device, stats_));
+    pcie::CopyEngine& ce = *copy_engines_.back();
+    register_bus_->initiator.bind(ce.mmio_target);
+    register_bus_->map(i, bar0::copy_engine_offset(i, 0), bar0::kCopyEngineStride, 0,
+                       ce.basename());
+    ce.dma_initiator.bind(endpoint_->upstream_target);
+    ce.vram_initiator.bind(vram_->target);
+    ce.interrupt_out.bind(endpoint_->interrupt_in);
+  }
+  command_processor_ =
+      std::make_unique<gigathread::CommandProcessor>("command_processor", gt, stats_);
+  gigathread::CommandProcessor& cp = *command_processor_;
+  register_bus_->initiator.bind(cp.mmio_target);
+  register_bus_->map(link.copy_engines, bar0::kChannelBase, gt.channels * bar0::kChannelStride, 0,
+                     "channels");
+  cp.dma_initiator.bind(endpoint_->upstream_target);
+  cp.vram_initiator.bind(vram_->target);
+  cp.interrupt_out.bind(endpoint_->interrupt_in);
+  for (auto& ce : copy_engines_) cp.copy_engines.bind(*ce);
+
+  gigathread::DispatcherConfig dispatch = gigathread::DispatcherConfig::from_config(config);
+  dispatch.limits.max_threads = spec_.sm.max_threads;
+  dispatch.limits.max_ctas = spec_.sm.max_ctas;
+  dispatch.limits.registers = spec_.sm.registers;
+  dispatch.limits.shared_memory_bytes = spec_.sm.shared_memory_bytes;
+  dispatch.limits.max_threads_per_cta = spec_.sm.max_threads_per_cta;
+  dispatch.limits.max_shared_per_cta = spec_.sm.max_shared_per_cta;
+  dispatch.limits.stack_bytes_per_thread = spec_.sm.stack_bytes_per_thread;
+  for (uint32_t g = 0; g < spec_.gpu.gpcs; ++g)
+    for (uint32_t t = 0; t < spec_.gpu.tpcs_per_gpc; ++t)
+      for (uint32_t s = 0; s < spec_.gpu.sms_per_tpc; ++s) dispatch.places.push_back({g, t, s});
+  dispatcher_ = std::make_unique<gigathread::CtaDispatcher>("cta_dispatcher", dispatch, stats_);
+  cp.grid_out.bind(dispatcher_->grid_in);
+
+  sm::LtSmTiming timing = sm::LtSmTiming::from_config(config);
+  timing.clock_mhz = spec_.clock.shader_mhz;
+  for (uint32_t i = 0; i < dispatch.places.size(); ++i) {
+    sms_.push_back(
+        std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing, stats_));
+    sms_.back()->mem_initiator.bind(vram_->target);
+    dispatcher_->add_sm(*sms_.back());
+  }
+}
+
+GpuSoc::~GpuSoc() = default;
+
+}  // namespace gpusoc::platform

@@ -1,0 +1,52 @@
+// The GPU as one SystemC module, assembled from the configuration: the PCIe endpoint and its
+// copy engines, the GigaThread engine (command processor and CTA distributor), the SMs of every
+// GPC and TPC, and device memory. From outside it is a PCIe device: bind the endpoint's sockets
+// to a root port (HostSystem does) and drive it through BAR0, BAR1 and DMA.
+//
+// In this issue device memory is one target with a configured latency and bandwidth; the memory
+// system (crossbar, L2, partitions) replaces it without changing the SMs or these sockets.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/config.h"
+#include "models/common/memory_target.h"
+#include "models/common/stat_group.h"
+#include "models/common/tlm_router.h"
+#include "models/gigathread/command_processor.h"
+#include "models/gigathread/cta_dispatcher.h"
+#include "models/pcie/copy_engine.h"
+#include "models/pcie/pcie_endpoint.h"
+#include "models/sm/loosely_timed_sm.h"
+#include "platform/gpu_spec.h"
+
+namespace gpusoc::platform {
+
+class GpuSoc : public sc_core::sc_module {
+ public:
+  GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent);
+  ~GpuSoc() override;
+
+  /// The PCIe endpoint: config_target, mem_target and dma_initiator face the root port.
+  pcie::PcieEndpoint& endpoint() { return *endpoint_; }
+  const GpuSpec& spec() const { return spec_; }
+  gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
+  MemoryTarget& vram() { return *vram_; }
+
+ private:
+  GpuSpec spec_;
+  StatGroup stats_;
+  std::unique_ptr<MemoryTarget> vram_;
+  std::unique_ptr<pcie::PcieEndpoint> endpoint_;
+  std::unique_ptr<TlmRouter> register_bus_;
+  std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;
+  std::unique_ptr<gigathread::CommandProcessor> command_processor_;
+  std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
+  std::vector<std::unique_ptr<sm::LooselyTimedSm>> sms_;
+  sc_core::sc_signal<bool> irq_;
+};
+
+}  // namespace gpusoc::platform

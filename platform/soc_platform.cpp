@@ -1,0 +1,40 @@
+#include "platform/soc_platform.h"
+
+#include "models/common/error.h"
+#include "models/host/host_system.h"
+#include "platform/gpu_soc.h"
+
+namespace gpusoc::platform {
+
+struct SocPlatform::Impl {
+  Impl(const Config& config, StatGroup& stats)
+      : host("host", host::HostConfig::from_config(config), stats), gpu("gpu", config, stats) {
+    host.config_initiator.bind(gpu.endpoint().config_target);
+    host.mem_initiator.bind(gpu.endpoint().mem_target);
+    gpu.endpoint().dma_initiator.bind(host.upstream_target);
+  }
+  host::HostSystem host;
+  GpuSoc gpu;
+  bool ran = false;
+};
+
+SocPlatform::SocPlatform(const Config& config, StatGroup& stats)
+    : impl_(std::make_unique<Impl>(config, stats)) {}
+
+SocPlatform::~SocPlatform() = default;
+
+sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
+  if (impl_->ran) throw UsageError("a SocPlatform runs one host program (SystemC elaborates once)");
+  impl_->ran = true;
+  sc_core::sc_time returned;
+  impl_->host.set_program([&](host::HostBus& bus) {
+    program(bus);
+    bus.sync();
+    returned = bus.now();
+  });
+  sc_core::sc_start();
+  impl_->host.cpu.rethrow_program_error();
+  return returned;
+}
+
+}  // namespace gpusoc::platform
