@@ -46,7 +46,8 @@ class GpuSoc : public sc_core::sc_module {
   std::unique_ptr<gigathread::CommandProcessor> command_processor_;
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
   std::vector<std::unique_ptr<sm::LooselyTimedSm>> sms_;
-  sc_core::sc_signal<bool> irq_;
+  // Raised from whichever process latches an interrupt cause.
+  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
 };
 
 }  // namespace gpusoc::platform

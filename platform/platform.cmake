@@ -34,5 +34,6 @@ endfunction()
 # Subcommands, one line each.
 gpusoc_cli_command(cmd_config.cpp)
 gpusoc_cli_command(cmd_info.cpp)
+gpusoc_cli_command(cmd_registers.cpp)
 gpusoc_cli_command(cmd_ptx.cpp DEPS gpusoc_ptx)
 gpusoc_cli_command(cmd_run.cpp DEPS gpusoc_suite_apps)

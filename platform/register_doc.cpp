@@ -11,7 +11,6 @@
 #include "models/pcie/copy_engine.h"
 #include "models/pcie/pcie_endpoint.h"
 #include "models/ptx/address_space.h"
-#include "platform/command.h"
 
 namespace gpusoc::platform {
 
@@ -73,15 +72,4 @@ std::string register_map_markdown() {
   return out.str();
 }
 
-namespace {
-
-int registers(const CommandContext&) {
-  fmt::print("{}", register_map_markdown());
-  return 0;
-}
-
-const CommandRegistration kRegisters{
-    Command("registers", "print the register map (docs/registers.md) as Markdown", registers)};
-
-}  // namespace
 }  // namespace gpusoc::platform

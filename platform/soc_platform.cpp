@@ -32,6 +32,9 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
     bus.sync();
     returned = bus.now();
   });
+  // The host program's end stops the simulation; SystemC would announce that as news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
   impl_->host.cpu.rethrow_program_error();
   return returned;

@@ -11,6 +11,9 @@ int sc_main(int, char**) {
 
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  // "Simulation stopped by user" after every sc_stop() is noise in test output.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
