@@ -19,10 +19,17 @@ const Param<double> kBandwidthGbps{"devmem.bandwidth_gbps", 0.0, "GB/s",
                                    "parameters imply",
                                    Range{0, 1e6}};
 
+const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
+                                 "put a TLM-2.0 base-protocol checker on every socket binding "
+                                 "(slower; the tests turn it on)"};
+
 }  // namespace
 
 GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent)
-    : sc_module(name), spec_(GpuSpec::from_config(config)), stats_(stats_parent, basename()) {
+    : sc_module(name),
+      spec_(GpuSpec::from_config(config)),
+      check_protocol_(kCheckProtocol.get(config)),
+      stats_(stats_parent, basename()) {
   MemoryTargetConfig memory;
   memory.base = ptx::kGlobalBase;
   memory.size = spec_.memory.capacity_bytes;
@@ -45,31 +52,31 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   device.vram_allocatable_bytes = spec_.memory.capacity_bytes - gt.firmware_heap_bytes;
   device.channels = gt.channels;
   endpoint_ = std::make_unique<pcie::PcieEndpoint>("pcie", link, device, stats_);
-  endpoint_->vram_initiator.bind(vram_->target);
+  connect(endpoint_->vram_initiator, vram_->target, "bar1_vram");
   endpoint_->irq_out.bind(irq_);
 
   // BAR0 beyond the endpoint's own registers: the copy engines, then the channels.
   register_bus_ = std::make_unique<TlmRouter>("register_bus");
-  endpoint_->reg_initiator.bind(register_bus_->target);
+  connect(endpoint_->reg_initiator, register_bus_->target, "bar0_registers");
   for (uint32_t i = 0; i < link.copy_engines; ++i) {
     copy_engines_.push_back(std::make_unique<pcie::CopyEngine>(
         ("copy_engine" + std::to_string(i)).c_str(), i, link, device, stats_));
     pcie::CopyEngine& ce = *copy_engines_.back();
-    register_bus_->initiator.bind(ce.mmio_target);
+    connect(register_bus_->initiator, ce.mmio_target, std::string(ce.basename()) + "_mmio");
     register_bus_->map(i, bar0::copy_engine_offset(i, 0), bar0::kCopyEngineStride, 0,
                        ce.basename());
-    ce.dma_initiator.bind(endpoint_->upstream_target);
-    ce.vram_initiator.bind(vram_->target);
+    connect(ce.dma_initiator, endpoint_->upstream_target, std::string(ce.basename()) + "_dma");
+    connect(ce.vram_initiator, vram_->target, std::string(ce.basename()) + "_vram");
     ce.interrupt_out.bind(endpoint_->interrupt_in);
   }
   command_processor_ =
       std::make_unique<gigathread::CommandProcessor>("command_processor", gt, stats_);
   gigathread::CommandProcessor& cp = *command_processor_;
-  register_bus_->initiator.bind(cp.mmio_target);
+  connect(register_bus_->initiator, cp.mmio_target, "channels_mmio");
   register_bus_->map(link.copy_engines, bar0::kChannelBase, gt.channels * bar0::kChannelStride, 0,
                      "channels");
-  cp.dma_initiator.bind(endpoint_->upstream_target);
-  cp.vram_initiator.bind(vram_->target);
+  connect(cp.dma_initiator, endpoint_->upstream_target, "command_dma");
+  connect(cp.vram_initiator, vram_->target, "command_vram");
   cp.interrupt_out.bind(endpoint_->interrupt_in);
   for (auto& ce : copy_engines_) cp.copy_engines.bind(*ce);
 
@@ -92,11 +99,17 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   for (uint32_t i = 0; i < dispatch.places.size(); ++i) {
     sms_.push_back(
         std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing, stats_));
-    sms_.back()->mem_initiator.bind(vram_->target);
+    connect(sms_.back()->mem_initiator, vram_->target, "sm" + std::to_string(i) + "_mem");
     dispatcher_->add_sm(*sms_.back());
   }
 }
 
 GpuSoc::~GpuSoc() = default;
+
+size_t GpuSoc::protocol_violations() const {
+  size_t n = 0;
+  for (const auto& c : checkers_) n += c->violations().size();
+  return n;
+}
 
 }  // namespace gpusoc::platform

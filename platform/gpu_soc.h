@@ -14,6 +14,7 @@
 
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
+#include "models/common/protocol_checker.h"
 #include "models/common/stat_group.h"
 #include "models/common/tlm_router.h"
 #include "models/gigathread/command_processor.h"
@@ -36,9 +37,27 @@ class GpuSoc : public sc_core::sc_module {
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
   MemoryTarget& vram() { return *vram_; }
 
+  /// Binds `initiator` to `target`, through a base-protocol checker when the configuration asks
+  /// for them (platform.check_tlm_protocol); every TLM binding of the GPU goes through here.
+  template <typename Initiator, typename Target>
+  void connect(Initiator& initiator, Target& target, const std::string& label) {
+    if (!check_protocol_) {
+      initiator.bind(target);
+      return;
+    }
+    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + label).c_str()));
+    initiator.bind(checkers_.back()->target);
+    checkers_.back()->initiator.bind(target);
+  }
+  /// Violations every checker found so far (0 without checkers).
+  size_t protocol_violations() const;
+  size_t protocol_checkers() const { return checkers_.size(); }
+
  private:
   GpuSpec spec_;
+  bool check_protocol_;
   StatGroup stats_;
+  std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
   std::unique_ptr<MemoryTarget> vram_;
   std::unique_ptr<pcie::PcieEndpoint> endpoint_;
   std::unique_ptr<TlmRouter> register_bus_;

@@ -9,9 +9,9 @@ namespace gpusoc::platform {
 struct SocPlatform::Impl {
   Impl(const Config& config, StatGroup& stats)
       : host("host", host::HostConfig::from_config(config), stats), gpu("gpu", config, stats) {
-    host.config_initiator.bind(gpu.endpoint().config_target);
-    host.mem_initiator.bind(gpu.endpoint().mem_target);
-    gpu.endpoint().dma_initiator.bind(host.upstream_target);
+    gpu.connect(host.config_initiator, gpu.endpoint().config_target, "link_config");
+    gpu.connect(host.mem_initiator, gpu.endpoint().mem_target, "link_memory");
+    gpu.connect(gpu.endpoint().dma_initiator, host.upstream_target, "link_upstream");
   }
   host::HostSystem host;
   GpuSoc gpu;

@@ -147,12 +147,13 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   testing::fresh_systemc();
   Config config;
   config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+  config.apply_set("platform.check_tlm_protocol=true");
   StatGroup stats;
   platform::GpuSoc gpu("gpu", config, stats);
   BareHost cpu("cpu", stats);
-  cpu.cfg.bind(gpu.endpoint().config_target);
-  cpu.mem.bind(gpu.endpoint().mem_target);
-  gpu.endpoint().dma_initiator.bind(cpu.dram.target);
+  gpu.connect(cpu.cfg, gpu.endpoint().config_target, "cpu_config");
+  gpu.connect(cpu.mem, gpu.endpoint().mem_target, "cpu_memory");
+  gpu.connect(gpu.endpoint().dma_initiator, cpu.dram.target, "dma");
 
   const std::string ptx = read_text(std::string(GPUSOC_KERNEL_DIR) + "/vector_add.ptx");
   const int n = 1000;
@@ -243,6 +244,9 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   EXPECT_EQ(status & 1, 1u) << "INTR_STATUS.FENCE latched";
   EXPECT_GT(fence_time_ns, 0u);
   for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "element " << i;
+  // Every binding: 3 here, BAR0/BAR1, 2 copy engines x 3, the channels' 3, and the 2 SMs.
+  EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 2);
+  EXPECT_EQ(gpu.protocol_violations(), 0u);
 }
 
 }  // namespace
