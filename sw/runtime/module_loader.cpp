@@ -1,0 +1,89 @@
+// Module load and unload: the PTX text goes to a temporary device allocation, a ModuleLoad packet
+// names it and a pinned result buffer (grown and retried when the GPU says it is too small), and
+// the result becomes the module's kernels and globals.
+#include <fmt/format.h>
+
+#include "sw/runtime/commands.h"
+#include "sw/runtime/context.h"
+
+namespace gpusoc::rt {
+namespace {
+
+constexpr int kMaxLoadAttempts = 4;  // the second one normally fits; more means a confused GPU
+
+}  // namespace
+
+std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const std::string& name) {
+  if (ptx.empty()) throw Error(Status::InvalidImage, "module " + name + " is empty");
+  Channel& ch = channel(0);
+  const std::string who = "load of module " + name;
+  const DevicePtr text = vram_->allocate(ptx.size());
+  auto module = std::make_shared<ModuleState>();
+  module->name = name;
+  try {
+    // Synchronous, so errors of earlier work on the channel are reported before the load.
+    memcpy_htod(ch, who, text, ptx.data(), ptx.size(), /*wait=*/true);
+    uint64_t result_bytes = options_.module_result_bytes ? options_.module_result_bytes
+                                                         : estimate_module_result_bytes(ptx);
+    for (int attempt = 1;; ++attempt) {
+      const ModuleLoadReport report = run_module_load(ch, who, text, ptx.size(), result_bytes);
+      if (report.status == cmd::ErrorCode::None) {
+        module->id = report.module_id;
+        module->kernels = report.kernels;
+        module->globals = report.globals;
+        break;
+      }
+      if (report.required_bytes > result_bytes && attempt < kMaxLoadAttempts) {
+        result_bytes = report.required_bytes;  // too small: nothing was loaded; again, bigger
+        continue;
+      }
+      const Status status = report.status == cmd::ErrorCode::ModuleLoadFailed
+                                ? Status::InvalidImage
+                                : status_from_channel_error(report.status);
+      throw Error(status, fmt::format("module {} failed to load ({}):\n{}", name,
+                                      channel_error_name(report.status), report.diagnostics));
+    }
+  } catch (...) {
+    vram_->free(text);
+    throw;
+  }
+  vram_->free(text);  // the load has completed: the GPU keeps its own copy of what it needs
+  for (const GlobalInfo& g : module->globals) {
+    if (g.bytes != 0) globals_[g.address] = GlobalRange{g.bytes, name + ":" + g.name};
+  }
+  module->loaded = true;
+  return module;
+}
+
+ModuleLoadReport Context::run_module_load(Channel& ch, const std::string& who, DevicePtr text,
+                                          uint64_t text_bytes, uint64_t result_bytes) {
+  const PinnedMemory::Block result = pinned_temporary(result_bytes);
+  const std::string what = fmt::format("{}: ModuleLoad of {} bytes of PTX", who, text_bytes);
+  try {
+    ch.wait(ch.submit({commands::module_load(text, text_bytes, result.address, result_bytes)}, what,
+                      {}, /*interrupt=*/true),
+            who);
+    // The result buffer says why a load failed; the channel's record of that is redundant,
+    // unless the result itself could not be written (then its header is still all zero).
+    const auto fault = ch.take_error();
+    if (fault && fault->what != what) throw fault->to_error(ch.index());
+    ModuleLoadReport report = parse_module_load_result(result.pointer, result_bytes);
+    if (fault && report.required_bytes == 0) throw fault->to_error(ch.index());
+    pinned_->free(result.address);
+    return report;
+  } catch (...) {
+    pinned_->free(result.address);
+    throw;
+  }
+}
+
+void Context::unload_module(ModuleState& module) {
+  if (!module.loaded) return;
+  module.loaded = false;
+  for (const GlobalInfo& g : module.globals) globals_.erase(g.address);
+  // Work queued on any channel may still launch the module's kernels.
+  drain();
+  channel(0).submit({commands::module_unload(module.id)}, "unload of module " + module.name);
+}
+
+}  // namespace gpusoc::rt

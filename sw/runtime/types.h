@@ -1,0 +1,84 @@
+// Plain types of the runtime's API: device pointers, dimensions, launch configuration, device
+// properties and the runtime's own options.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "models/gigathread/packets.h"
+
+namespace gpusoc::rt {
+
+/// A device (GPU) address; VRAM starts at DeviceProperties::vram_base.
+using DevicePtr = uint64_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  constexpr Dim3() = default;
+  constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamic_shared_bytes = 0;
+  /// Where the GPU writes the launch's statistics when it completes: a record in pinned memory
+  /// (a HostBuffer<cmd::LaunchStatsRecord>), or null.
+  cmd::LaunchStatsRecord* stats = nullptr;
+};
+
+struct DeviceProperties {
+  std::string name;
+  // PCI identity (configuration space).
+  uint16_t vendor_id = 0;
+  uint16_t device_id = 0;
+  uint8_t revision = 0;
+  uint32_t class_code = 0;
+  // PCI Express link (0 when the function has no PCI Express capability).
+  uint32_t pcie_generation = 0;  // 1 = 2.5 GT/s, 2 = 5 GT/s, 3 = 8 GT/s, ...
+  uint32_t pcie_lanes = 0;
+  uint32_t pcie_max_generation = 0;
+  uint32_t pcie_max_lanes = 0;
+  // Where enumeration put the BARs in the host's MMIO window.
+  uint64_t bar0_address = 0;
+  uint64_t bar0_bytes = 0;
+  uint64_t bar1_address = 0;  // the VRAM aperture; 0 when the function has no second BAR
+  uint64_t bar1_bytes = 0;
+  // From BAR0.
+  uint32_t register_map_version = 0;  // VERSION: major << 16 | minor
+  DevicePtr vram_base = 0;
+  uint64_t vram_bytes = 0;  // what cudaMalloc-style allocation may use (firmware heap excluded)
+  uint32_t channels = 0;
+  uint32_t copy_engines = 0;
+};
+
+/// How the runtime uses the host. Defaults suit the configurations in configs/.
+struct RuntimeOptions {
+  /// The runtime's pinned region within host memory: from memory_base + pinned_offset,
+  /// pinned_bytes long (0: to the end of host memory).
+  uint64_t pinned_offset = 0;
+  uint64_t pinned_bytes = 0;
+  /// Per channel: ring size (a power of two, 128 B to 16 MiB) and error log buffer.
+  uint32_t ring_bytes = 64 * 1024;
+  uint32_t error_log_bytes = 4096;
+  /// Channels to use (0: all the GPU has).
+  uint32_t max_channels = 0;
+  /// Synchronous copies from pageable memory go through two pinned staging buffers this big.
+  uint64_t staging_chunk_bytes = 1 << 20;
+  /// CPU memcpy bandwidth charged (HostBus::compute) when the runtime copies host data itself:
+  /// staging, packets, descriptors and parameters. 8 GB/s: one core of a desktop CPU.
+  double host_copy_gbytes_per_s = 8.0;
+  /// How long a wait for the GPU may take, in simulated time, before Error(Timeout).
+  sc_core::sc_time sync_timeout{10, sc_core::SC_SEC};
+  /// Sleep between checks of conditions no interrupt announces (ring space).
+  sc_core::sc_time poll_interval{2, sc_core::SC_US};
+  /// Polling interval the GPU uses for SemAcquire (stream waits on events); 0: the GPU's default.
+  uint64_t semaphore_poll_ns = 0;
+  /// First size of a ModuleLoad result buffer; 0: estimated from the PTX (grown on demand).
+  uint64_t module_result_bytes = 0;
+};
+
+}  // namespace gpusoc::rt

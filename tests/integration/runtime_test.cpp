@@ -1,0 +1,204 @@
+// The runtime end to end: a host program on the simulated host CPU drives the GPU SoC of
+// configs/small.json through PCIe, exactly as a driver would. Expected values come from the
+// configuration, from CPU references computed here, and from the ABI's own records. This file:
+// opening, modules, launches and the errors of each; runtime_streams_test.cpp: streams, events,
+// copies and fills.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "models/pcie/bar0_map.h"
+#include "tests/integration/soc_fixture.h"
+
+namespace gpusoc::rt {
+namespace {
+
+using namespace testing;
+
+TEST(RuntimeIntegrationTest, OpenReportsTheConfiguredDevice) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus& bus) {
+    const DeviceProperties& p = dev.properties();
+    EXPECT_EQ(p.vendor_id, soc.param<uint32_t>("pcie.vendor_id"));
+    EXPECT_EQ(p.device_id, soc.param<uint32_t>("pcie.device_id"));
+    EXPECT_EQ(p.class_code, soc.param<uint32_t>("pcie.class_code"));
+    EXPECT_EQ(p.pcie_generation, soc.param<uint32_t>("pcie.generation"));
+    EXPECT_EQ(p.pcie_lanes, soc.param<uint32_t>("pcie.lanes"));
+    EXPECT_EQ(p.register_map_version, bar0::kVersion);
+    EXPECT_EQ(p.vram_base, 0x2'0000'0000u);
+    EXPECT_EQ(p.vram_bytes, soc.param<uint64_t>("memory.capacity_bytes") -
+                                soc.param<uint64_t>("gpu.firmware_heap_bytes"));
+    EXPECT_EQ(p.channels, soc.param<uint32_t>("gigathread.channels"));
+    EXPECT_EQ(p.copy_engines, soc.param<uint32_t>("pcie.copy_engines"));
+    EXPECT_EQ(p.bar0_bytes, bar0::kSize);
+    EXPECT_EQ(p.bar1_bytes, soc.param<uint64_t>("pcie.bar1_bytes"));
+    // Both BARs in the MMIO window, naturally aligned, not overlapping.
+    const host::HostAddressMap& map = bus.address_map();
+    for (const auto& [address, bytes] :
+         {std::pair{p.bar0_address, p.bar0_bytes}, std::pair{p.bar1_address, p.bar1_bytes}}) {
+      EXPECT_GE(address, map.mmio_base);
+      EXPECT_LE(address + bytes, map.mmio_base + map.mmio_bytes);
+      EXPECT_EQ(address % bytes, 0u);
+    }
+    EXPECT_TRUE(p.bar0_address + p.bar0_bytes <= p.bar1_address ||
+                p.bar1_address + p.bar1_bytes <= p.bar0_address);
+    const MemoryInfo info = dev.memory_info();
+    EXPECT_EQ(info.total_bytes, p.vram_bytes);
+    EXPECT_EQ(info.free_bytes, p.vram_bytes);
+  });
+}
+
+TEST(RuntimeIntegrationTest, VectorAddMatchesTheCpu) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+    EXPECT_EQ(m.kernel_names(),
+              (std::vector<std::string>{"vector_add", "vector_add_i32_grid_stride"}));
+    const KernelInfo& k = m.kernel("vector_add").info();
+    ASSERT_EQ(k.params.size(), 4u);
+    EXPECT_EQ(k.params[3].offset, 24u);
+    run_vector_add(dev, m, 10000, 1);  // not a multiple of the block: the tail is guarded
+  });
+}
+
+TEST(RuntimeIntegrationTest, ModuleLoadErrorsCarryTheLoadersText) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    const std::string broken =
+        ".version 9.0\n.target sm_80\n.address_size 64\n\n"
+        ".visible .entry broken(.param .u64 p)\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n";
+    expect_error(Status::InvalidImage, ":7:2: error: unsupported instruction 'frobnicate'",
+                 [&] { dev.load_module(broken, "broken.ptx"); });
+    expect_error(Status::FileNotFound, "no_such.ptx",
+                 [&] { dev.load_module_file(kKernelDir + "/no_such.ptx"); });
+    EXPECT_EQ(dev.memory_info().free_bytes, dev.properties().vram_bytes);  // text was freed
+    // The channel is fine afterwards.
+    Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+    run_vector_add(dev, m, 512, 3);
+  });
+}
+
+TEST(RuntimeIntegrationTest, ATooSmallResultBufferIsGrownAndTheLoadRetried) {
+  Soc soc;
+  RuntimeOptions options;
+  options.module_result_bytes = 64;  // the header and little else
+  soc.run(
+      [&](Device& dev, host::HostBus&) {
+        Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+        EXPECT_EQ(m.kernel_names().size(), 2u);
+        run_vector_add(dev, m, 300, 9);
+      },
+      options);
+}
+
+TEST(RuntimeIntegrationTest, InvalidLaunchesAreRefusedAndTheNextLaunchWorks) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+    const Kernel k = m.kernel("vector_add");
+    auto buf = dev.alloc<float>(1024);
+    const DevicePtr p = buf.ptr();
+    // Refused by the runtime before anything reaches the GPU.
+    expect_error(Status::InvalidConfiguration, "the limits are block (1024,1024,64)", [&] {
+      dev.launch(k, {1, 2048}, p, p, p, int32_t(4));
+    });
+    expect_error(Status::InvalidConfiguration, "threads per block; the kernel allows at most", [&] {
+      dev.launch(k, {1, Dim3(32, 32)}, p, p, p, int32_t(4));
+    });
+    expect_error(Status::InvalidConfiguration, "a grid or block dimension is zero", [&] {
+      dev.launch(k, {0, 256}, p, p, p, int32_t(4));
+    });
+    expect_error(Status::InvalidValue, "argument 3 is 8 bytes, its parameter is 4 bytes", [&] {
+      dev.launch(k, {1, 256}, p, p, p, int64_t(4));
+    });
+    expect_error(Status::InvalidValue, "takes 4 parameters, the launch passes 3", [&] {
+      dev.launch(k, {1, 256}, p, p, p);
+    });
+    expect_error(Status::NotFound, "its kernels: vector_add, vector_add_i32_grid_stride",
+                 [&] { m.kernel("vector_sub"); });
+    // Refused by the GPU: the error surfaces at the next synchronizing call, with its text.
+    LaunchConfig big_shared{1, 256, 64 * 1024};
+    dev.launch(k, big_shared, p, p, p, int32_t(4));
+    expect_error(Status::LaunchOutOfResources, "bytes of shared memory",
+                 [&] { dev.synchronize(); });
+    dev.synchronize();  // reported once, then cleared
+    run_vector_add(dev, m, 2048, 5);
+  });
+}
+
+TEST(RuntimeIntegrationTest, AFaultingKernelSurfacesLaunchFailedNamingIt) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    Module faults = dev.load_module_file(kKernelDir + "/faults.ptx");
+    auto buf = dev.alloc<int32_t>(64);
+    // Thread 0 stores 4 GiB past the buffer: outside VRAM.
+    dev.launch(faults.kernel("fault_oob_store"), {1, 32}, buf, int64_t(1) << 30);
+    expect_error(Status::LaunchFailed, "fault_oob_store", [&] { dev.synchronize(); });
+    Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+    run_vector_add(dev, m, 1000, 7);
+  });
+}
+
+TEST(RuntimeIntegrationTest, ModuleGlobalsCanBeReadAndWritten) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    Module m = dev.load_module_file(kKernelDir + "/conv2d.ptx");
+    const auto [address, bytes] = m.global("c_filter");
+    EXPECT_EQ(bytes, 100u);
+    EXPECT_GE(address, dev.properties().vram_base + dev.properties().vram_bytes);  // firmware heap
+    // conv2d.ptx: .const .align 4 .b8 c_filter[100] = {0, 0, 160, 190, 0, 0, 0, 62, ...}
+    std::vector<uint8_t> filter(100);
+    dev.memcpy_dtoh(filter.data(), address, 100);
+    EXPECT_EQ(std::vector<uint8_t>(filter.begin(), filter.begin() + 8),
+              (std::vector<uint8_t>{0, 0, 160, 190, 0, 0, 0, 62}));
+    const std::vector<uint8_t> ones(100, 1);
+    dev.memcpy_htod(address, ones.data(), 100);
+    dev.memcpy_dtoh(filter.data(), address, 100);
+    EXPECT_EQ(filter, ones);
+    expect_error(Status::InvalidValue, "runs past the end of its global",
+                 [&] { dev.memcpy_dtoh(filter.data(), address + 4, 100); });
+    expect_error(Status::NotFound, "has no global nope; its globals: c_filter",
+                 [&] { m.global("nope"); });
+  });
+}
+
+TEST(RuntimeIntegrationTest, HandlesAndPointersAreChecked) {
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    const uint64_t vram = dev.properties().vram_bytes;
+    expect_error(Status::OutOfMemory, "cannot allocate " + std::to_string(vram + 256) + " bytes",
+                 [&] { dev.malloc(vram + 256); });
+    const DevicePtr p = dev.malloc(1000);
+    expect_error(Status::InvalidValue, "points inside the allocation", [&] { dev.free(p + 4); });
+    dev.free(p);
+    expect_error(Status::InvalidValue, "already freed", [&] { dev.free(p); });
+    std::vector<uint8_t> host(16);
+    expect_error(Status::InvalidValue, "is not in any allocation",
+                 [&] { dev.memcpy_htod(p, host.data(), 16); });
+
+    auto buf = dev.alloc<float>(16);
+    DeviceBuffer<float> moved = std::move(buf);
+    expect_error(Status::InvalidHandle, "empty handle", [&] { buf.ptr(); });
+    moved.reset();
+    expect_error(Status::InvalidHandle, "empty handle", [&] { moved.download(); });
+
+    Kernel k;
+    {
+      Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+      k = m.kernel("vector_add");
+    }
+    expect_error(Status::InvalidHandle, "has been unloaded", [&] {
+      dev.launch(k, {1, 32}, DevicePtr(0), DevicePtr(0), DevicePtr(0), 0);
+    });
+    Stream empty;
+    expect_error(Status::InvalidHandle, "stream: empty handle", [&] { empty.synchronize(); });
+    expect_error(Status::InvalidValue, "host pointer is null",
+                 [&] { dev.memcpy_dtoh(nullptr, dev.alloc<float>(4).ptr(), 16); });
+  });
+  Device unopened;
+  expect_error(Status::NotInitialized, "not opened", [&] { unopened.properties(); });
+}
+
+}  // namespace
+}  // namespace gpusoc::rt
