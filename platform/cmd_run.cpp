@@ -1,98 +1,132 @@
-// `gpusoc run APP`: runs a program of the kernel suite on the functional core, checks its
-// results against the CPU, and exits 0 only when they match. (The SoC issue moves apps onto
-// the simulated host.)
+// `gpusoc run APP`: runs a host program of the suite on the simulated host, which drives the GPU
+// SoC through the runtime (or, with --functional, on the bare PTX core), checks the results
+// against the CPU, prints what the run cost in simulated time, and exits 0 only when the results
+// matched. `gpusoc list` names the apps.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "models/common/error.h"
 #include "models/common/logging.h"
-#include "models/common/stat.h"
-#include "models/common/stat_group.h"
-#include "models/common/stats_report.h"
-#include "models/ptx/inst.h"
 #include "platform/command.h"
 #include "platform/gpu_spec.h"
-#include "sw/apps/suite.h"
+#include "platform/soc_platform.h"
+#include "sw/apps/apps.h"
+#include "sw/apps/functional_app_device.h"
+#include "sw/apps/soc_app_device.h"
 
 namespace gpusoc::platform {
 namespace {
 
-struct FunctionalStats : StatGroup {
-  explicit FunctionalStats(StatGroup& parent) : StatGroup(parent, "functional") {}
-  Counter warp_instructions{*this, "warp_instructions", "instructions", "warp instructions issued"};
-  Counter thread_instructions{*this, "thread_instructions", "instructions",
-                              "instructions summed over the threads that executed them"};
-  Counter ctas{*this, "ctas", "CTAs", "CTAs run"};
-  Formula simd_efficiency{
-      *this, "simd_efficiency", "ratio",
-      "thread instructions per warp instruction, over the warp size", [this] {
-        return warp_instructions.value()
-                   ? double(thread_instructions.value()) /
-                         (double(ptx::kWarpSize) * double(warp_instructions.value()))
-                   : 0.0;
-      }};
-};
+const apps::App& find(const std::string& name) {
+  if (const apps::App* app = apps::find_app(name)) return *app;
+  std::string names;
+  for (const auto& a : apps::all_apps()) names += (names.empty() ? "" : ", ") + a.name;
+  throw UsageError("unknown app '" + name + "' (apps: " + names + "; see gpusoc list)");
+}
 
-ptx::DeviceOptions device_options(const GpuSpec& spec) {
-  ptx::DeviceOptions o;
-  o.num_sms = spec.total_sms();
-  o.max_threads_per_cta = spec.sm.max_threads_per_cta;
-  o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
-  o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
-  o.device_memory_bytes = spec.memory.capacity_bytes;
-  // Device printf goes through the host log, one line per printf.
-  o.printf_sink = [log = logger("gpu.printf")](const std::string& text) {
-    log->info("{}", text.size() && text.back() == '\n' ? text.substr(0, text.size() - 1) : text);
-  };
-  return o;
+uint64_t parse_size(const std::string& text) {
+  try {
+    size_t used = 0;
+    const uint64_t size = std::stoull(text, &used);
+    if (used == text.size() && size > 0) return size;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("size '" + text + "': expected a positive integer");
+}
+
+// The size from --size, or from the app's own arguments after "--" ("--size N" or "N").
+uint64_t app_size(const CommandContext& ctx, const apps::App& app) {
+  uint64_t size = app.default_size;
+  if (auto s = ctx.options.get("size")) size = parse_size(*s);
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    const std::string& a = ctx.args[i];
+    if (a == "--size" && i + 1 < ctx.args.size()) {
+      size = parse_size(ctx.args[++i]);
+    } else if (a.rfind("--size=", 0) == 0) {
+      size = parse_size(a.substr(7));
+    } else if (i == 1 && a.rfind("--", 0) != 0) {
+      size = parse_size(a);
+    } else {
+      throw UsageError(fmt::format("{}: unknown app argument '{}' (apps take --size N, the {})",
+                                   app.name, a, app.size_meaning));
+    }
+  }
+  return size;
+}
+
+void report(const apps::App& app, const char* backend, const apps::AppResult& result,
+            const apps::AppStats& s) {
+  std::cout << fmt::format("{} on the {}\n", app.name,
+                           std::string(backend) == "soc" ? "SoC" : "functional PTX core");
+  std::cout << fmt::format(
+      "  kernels  {} launches, {} CTAs, {} warp instructions ({} thread instructions)\n",
+      s.launches, s.ctas, s.warp_instructions, s.thread_instructions);
+  if (std::string(backend) == "soc") {
+    std::cout << fmt::format("           {:.3f} ms simulated, achieved occupancy {:.1f}%\n",
+                             s.kernel_ns / 1e6, 100 * s.achieved_occupancy());
+    const uint64_t bytes = s.h2d_bytes + s.d2h_bytes;
+    std::cout << fmt::format(
+        "  copies   {:.2f} MB to the device, {:.2f} MB back, {:.3f} ms simulated: {:.2f} GB/s "
+        "over PCIe\n",
+        s.h2d_bytes / 1e6, s.d2h_bytes / 1e6, s.copy_ns / 1e6,
+        s.copy_ns > 0 ? double(bytes) / s.copy_ns : 0.0);
+  }
+  for (const std::string& note : result.notes) std::cout << "  " << note << "\n";
+  std::cout << "  " << result.summary << "\n"
+            << (result.verified ? "PASSED" : "FAILED") << ": " << app.name << "\n";
 }
 
 int run(const CommandContext& ctx) {
-  const apps::SuiteApp* app = apps::find_suite_app(ctx.args[0]);
-  if (!app) {
-    std::string names;
-    for (const auto& a : apps::suite_apps()) names += (names.empty() ? "" : ", ") + a.name;
-    throw UsageError("unknown app '" + ctx.args[0] + "' (apps: " + names + ")");
+  const apps::App& app = find(ctx.args[0]);
+  const uint64_t size = app_size(ctx, app);
+  apps::AppResult result;
+  if (ctx.options.has("functional")) {
+    if (app.needs_soc) throw UsageError(app.name + " uses streams and events: it needs the SoC");
+    const GpuSpec spec = GpuSpec::from_config(ctx.config);
+    ptx::DeviceOptions o;
+    o.num_sms = spec.total_sms();
+    o.max_threads_per_cta = spec.sm.max_threads_per_cta;
+    o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
+    o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
+    o.device_memory_bytes = spec.memory.capacity_bytes;
+    apps::FunctionalAppDevice device(o);
+    result = app.run(device, size);
+    report(app, device.backend(), result, device.stats());
+    ctx.write_stats();
+    return result.verified ? 0 : 1;
   }
-  uint64_t size = app->default_size;
-  if (auto s = ctx.options.get("size")) {
-    try {
-      size_t used = 0;
-      size = std::stoull(*s, &used);
-      if (used != s->size() || size == 0) throw std::invalid_argument(*s);
-    } catch (const std::exception&) {
-      throw UsageError("--size '" + *s + "': expected a positive integer");
-    }
-  }
-  const GpuSpec spec = GpuSpec::from_config(ctx.config);
-  if (spec.sm.warp_size != 32) {
-    throw UsageError(fmt::format("sm.warp_size is {}: the functional core runs 32-thread warps",
-                                 spec.sm.warp_size));
-  }
-  ptx::FunctionalDevice device(device_options(spec));
-  const apps::RunResult result = app->run(device, size);
-  StatGroup gpu(ctx.stats, "gpu");
-  FunctionalStats stats(gpu);
-  stats.warp_instructions += result.stats.warp_instructions;
-  stats.thread_instructions += result.stats.thread_instructions;
-  stats.ctas += result.stats.ctas;
-  std::cout << stats_summary(ctx.stats) << result.summary << "\n"
-            << (result.verified ? "PASSED" : "FAILED") << ": " << app->name << "\n";
+  SocPlatform soc(ctx.config, ctx.stats);
+  apps::AppStats stats;
+  soc.run([&](host::HostBus& bus) {
+    rt::Device runtime(bus);
+    apps::SocAppDevice device(runtime);
+    result = app.run(device, size);
+    stats = device.stats();
+  });
+  report(app, "soc", result, stats);
   ctx.write_stats();
   return result.verified ? 0 : 1;
 }
 
-std::string app_list() {
-  std::string s = "run a suite app and check it against the CPU; apps:";
-  for (const auto& a : apps::suite_apps()) s += " " + a.name;
-  return s;
+int list(const CommandContext&) {
+  for (const apps::App& a : apps::all_apps()) {
+    std::cout << fmt::format("{:<16} {} (size: {}, default {}){}\n", a.name, a.description,
+                             a.size_meaning, a.default_size, a.needs_soc ? " [SoC only]" : "");
+  }
+  return 0;
 }
 
 const CommandRegistration kRun{
-    Command("run", app_list(), run)
-        .args("APP", 1, 1)
-        .option({"size", "N", "problem size (elements, or matrix order)"})};
+    Command("run",
+            "run an app of the suite on the simulated host and GPU, check it against the CPU "
+            "(exit 0 only then); gpusoc list names the apps",
+            run)
+        .args("APP [-- --size N]", 1)
+        .option({"size", "N", "problem size (elements, or matrix order)"})
+        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})};
+
+const CommandRegistration kList{Command("list", "list the apps gpusoc run can run", list)};
 
 }  // namespace
 }  // namespace gpusoc::platform

@@ -2,9 +2,13 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
+#include "models/common/error.h"
 #include "models/common/param.h"
 #include "models/pcie/bar0_map.h"
 #include "models/ptx/address_space.h"
+#include "models/ptx/inst.h"
 
 namespace gpusoc::platform {
 namespace {
@@ -30,6 +34,12 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
       spec_(GpuSpec::from_config(config)),
       check_protocol_(kCheckProtocol.get(config)),
       stats_(stats_parent, basename()) {
+  if (spec_.sm.warp_size != ptx::kWarpSize) {
+    throw ConfigError(fmt::format("{}: sm.warp_size = {}: the SMs run {}-thread warps, as PTX "
+                                  "defines them",
+                                  config.origin("sm.warp_size"), spec_.sm.warp_size,
+                                  ptx::kWarpSize));
+  }
   MemoryTargetConfig memory;
   memory.base = ptx::kGlobalBase;
   memory.size = spec_.memory.capacity_bytes;

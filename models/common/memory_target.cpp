@@ -16,7 +16,11 @@ namespace gpusoc {
 
 MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryTargetConfig& config,
                            StatGroup& stats_parent)
-    : sc_module(name), target("target"), config_(config), stats_(stats_parent, basename()) {
+    : sc_module(name),
+      target("target"),
+      config_(config),
+      port_(sc_core::sc_time(100, sc_core::SC_NS).value()),
+      stats_(stats_parent, basename()) {
   if (config_.size == 0) throw ModelError(this->name(), "memory size is zero");
   if (config_.size - 1 > std::numeric_limits<uint64_t>::max() - config_.base) {
     throw ModelError(this->name(), fmt::format("{:#x} bytes at {:#x} wrap around the address "
@@ -120,18 +124,17 @@ void MemoryTarget::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_ti
     stats_.bytes_written += length;
   }
 
-  // The port serves accesses in the order they arrive, each from the caller's local time.
+  // The port serves each access from the caller's local time (see BandwidthBooking).
   const sc_core::sc_time local = sc_core::sc_time_stamp() + delay;
-  sc_core::sc_time start = local;
-  sc_core::sc_time occupancy = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time finish = local;
   if (config_.bytes_per_ns > 0) {
-    start = std::max(local, port_free_);
-    occupancy = sc_core::sc_time(length / config_.bytes_per_ns, sc_core::SC_NS);
-    port_free_ = start + occupancy;
+    const sc_core::sc_time occupancy(length / config_.bytes_per_ns, sc_core::SC_NS);
+    finish = sc_core::sc_time::from_value(
+        port_.book(local.value(), occupancy.value(), sc_core::sc_time_stamp().value()));
     busy_ += occupancy;
     stats_.busy_ns.set(busy_.to_seconds() * 1e9);
   }
-  delay += (start - local) + occupancy + config_.latency;
+  delay += (finish - local) + config_.latency;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -17,6 +17,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/common/bandwidth_booking.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 
@@ -66,7 +67,7 @@ class MemoryTarget : public sc_core::sc_module {
 
   MemoryTargetConfig config_;
   uint8_t* data_ = nullptr;
-  sc_core::sc_time port_free_;  // when the port finishes the data already accepted
+  BandwidthBooking port_;  // the port's time, booked by arrival time
   sc_core::sc_time busy_;
   MemoryTargetStats stats_;
 };

@@ -1,20 +1,23 @@
-// Functional PTX core throughput: suite apps run on one host core, figures from the launches.
+// Functional PTX core throughput: suite apps on the bare core, one host core, figures from the
+// launches.
 #include <stdexcept>
 
-#include "sw/apps/suite.h"
+#include "sw/apps/apps.h"
+#include "sw/apps/functional_app_device.h"
 #include "tests/bench/bench.h"
 
 namespace gpusoc::bench {
 namespace {
 
 Figures run_app(const char* app, uint64_t size) {
-  ptx::FunctionalDevice device;
-  const apps::RunResult r = apps::find_suite_app(app)->run(device, size);
+  apps::FunctionalAppDevice device;
+  const apps::AppResult r = apps::find_app(app)->run(device, size);
   if (!r.verified) throw std::runtime_error(r.summary);
-  return {{"warp_instructions_per_s", double(r.stats.warp_instructions) / r.kernel_wall_s},
-          {"thread_instructions_per_s", double(r.stats.thread_instructions) / r.kernel_wall_s},
-          {"warp_instructions", double(r.stats.warp_instructions)},
-          {"wall_s", r.kernel_wall_s}};
+  const apps::AppStats& s = device.stats();
+  return {{"warp_instructions_per_s", double(s.warp_instructions) / s.kernel_wall_s},
+          {"thread_instructions_per_s", double(s.thread_instructions) / s.kernel_wall_s},
+          {"warp_instructions", double(s.warp_instructions)},
+          {"wall_s", s.kernel_wall_s}};
 }
 
 const Registration kSgemm{{"ptx_sgemm_512", "functional SGEMM 512x512 (16x16 shared-memory tiles)",

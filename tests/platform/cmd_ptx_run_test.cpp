@@ -63,29 +63,38 @@ TEST_F(CommandsTest, RunVerifiesAndWritesIdenticalStatisticsEachTime) {
       "run sgemm_tiled --size 40 --config " + kConfigs + "/small.json --stats-out ";
   const Outcome a = gpusoc(args + first);
   ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_THAT(a.out, HasSubstr("sgemm_tiled on the SoC"));
   EXPECT_THAT(a.out, HasSubstr("PASSED: sgemm_tiled"));
-  EXPECT_THAT(a.out, HasSubstr("gpu.functional.warp_instructions"));  // the summary table
   ASSERT_EQ(gpusoc(args + second).status, 0);
   const nlohmann::json stats = read_json(first);
-  // 3x3 CTAs of 16x16 threads for a 40x40 matrix.
-  EXPECT_EQ(stats["gpu"]["functional"]["ctas"]["value"], 9);
-  EXPECT_GT(stats["gpu"]["functional"]["warp_instructions"]["value"].get<uint64_t>(), 0u);
+  // 3x3 CTAs of 16x16 threads for a 40x40 matrix, over the two SMs of small.json.
+  EXPECT_EQ(stats["gpu"]["cta_dispatcher"]["ctas"]["value"], 9);
+  EXPECT_EQ(stats["gpu"]["sm0"]["ctas"]["value"].get<int>() +
+                stats["gpu"]["sm1"]["ctas"]["value"].get<int>(),
+            9);
+  EXPECT_GT(stats["gpu"]["sm0"]["warp_instructions"]["value"].get<uint64_t>(), 0u);
   EXPECT_EQ(stats, read_json(second));
 }
 
 TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
   Outcome r = gpusoc("run no_such_app");
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("unknown app 'no_such_app' (apps: vector_add"));
+  EXPECT_THAT(r.err, HasSubstr("unknown app 'no_such_app' (apps: vecadd"));
   r = gpusoc("run saxpy --size 12x");
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("--size '12x': expected a positive integer"));
+  EXPECT_THAT(r.err, HasSubstr("size '12x': expected a positive integer"));
+  r = gpusoc("run saxpy -- --size 0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("size '0': expected a positive integer"));
+  r = gpusoc("run saxpy -- --bogus");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown app argument '--bogus'"));
 }
 
 TEST_F(CommandsTest, RunNeeds32ThreadWarps) {
   const Outcome r = gpusoc("run saxpy --set sm.warp_size=16 --set sm.max_threads=768");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("sm.warp_size is 16"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr("sm.warp_size = 16: the SMs run 32-thread warps"));
 }
 
 }  // namespace

@@ -5,8 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "sw/apps/suite.h"
-#include "sw/apps/suite_timing.h"
+#include "sw/apps/apps.h"
 
 namespace gpusoc::apps::detail {
 namespace {
@@ -17,18 +16,18 @@ constexpr uint32_t kMaxBlocks = 1024;
 // The first pass leaves one partial per block (each thread first sums its grid-stride slice),
 // the second folds the partials in one block.
 // `dynamic_shared`: the kernel keeps one float per thread in dynamic shared memory.
-RunResult reduce(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel, bool dynamic_shared) {
-  RunResult r;
-  ptx::Module m = dev.load_module_file(kernel_file("reduction.ptx"));
+AppResult reduce(AppDevice& dev, uint64_t n, const char* kernel, bool dynamic_shared) {
+  AppResult r;
+  dev.load("reduction.ptx");
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(0.0f, 1.0f);
   std::vector<float> in(n);
   for (float& x : in) x = dist(rng);
   const uint32_t blocks = uint32_t(std::clamp<uint64_t>((n + kBlock - 1) / kBlock, 1, kMaxBlocks));
-  const ptx::DevicePtr din = dev.upload(in), partial = dev.malloc(blocks * 4), out = dev.malloc(4);
+  const DevicePtr din = dev.upload(in), partial = dev.malloc(blocks * 4), out = dev.malloc(4);
   const uint32_t shared = dynamic_shared ? kBlock * 4 : 0;
-  timed_launch(r, dev, m.kernel(kernel), {blocks, kBlock, shared}, din, partial, int32_t(n));
-  timed_launch(r, dev, m.kernel("reduce_final"), {1, 256, 0}, partial, out, int32_t(blocks));
+  dev.run(kernel, {blocks, kBlock, shared}, din, partial, int32_t(n));
+  dev.run("reduce_final", {1, 256, 0}, partial, out, int32_t(blocks));
   const float sum = dev.download<float>(out, 1)[0];
   double exact = 0, magnitude = 0;
   for (float x : in) {
@@ -48,12 +47,12 @@ RunResult reduce(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel, boo
 
 }  // namespace
 
-std::vector<SuiteApp> reduction_apps() {
+std::vector<App> reduction_apps() {
   return {
       {"reduce_shared", "sum of n floats, shared-memory tree", 1 << 22, "elements",
-       [](ptx::FunctionalDevice& d, uint64_t n) { return reduce(d, n, "reduce_shared", true); }},
+       [](AppDevice& d, uint64_t n) { return reduce(d, n, "reduce_shared", true); }},
       {"reduce_shuffle", "sum of n floats, warp shuffles", 1 << 22, "elements",
-       [](ptx::FunctionalDevice& d, uint64_t n) { return reduce(d, n, "reduce_shuffle", false); }},
+       [](AppDevice& d, uint64_t n) { return reduce(d, n, "reduce_shuffle", false); }},
   };
 }
 

@@ -5,8 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "sw/apps/suite.h"
-#include "sw/apps/suite_timing.h"
+#include "sw/apps/apps.h"
 
 namespace gpusoc::apps::detail {
 namespace {
@@ -25,12 +24,12 @@ uint32_t blocks_for(uint64_t n, uint32_t block) {
   return uint32_t((n + block - 1) / block);
 }
 
-RunResult vector_add(ptx::FunctionalDevice& dev, uint64_t n) {
-  RunResult r;
-  ptx::Module m = dev.load_module_file(kernel_file("vector_add.ptx"));
+AppResult vector_add(AppDevice& dev, uint64_t n) {
+  AppResult r;
+  dev.load("vector_add.ptx");
   const auto a = random_floats(n, 1), b = random_floats(n, 2);
-  const ptx::DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.malloc(n * 4);
-  timed_launch(r, dev, m.kernel("vector_add"), {blocks_for(n, 256), 256}, da, db, dc, int32_t(n));
+  const DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.malloc(n * 4);
+  dev.run("vector_add", {blocks_for(n, 256), 256}, da, db, dc, int32_t(n));
   const auto c = dev.download<float>(dc, n);
   uint64_t wrong = 0;
   for (uint64_t i = 0; i < n; ++i) wrong += c[i] != a[i] + b[i];  // one rounding, same as the host
@@ -39,13 +38,13 @@ RunResult vector_add(ptx::FunctionalDevice& dev, uint64_t n) {
   return r;
 }
 
-RunResult saxpy(ptx::FunctionalDevice& dev, uint64_t n) {
-  RunResult r;
-  ptx::Module m = dev.load_module_file(kernel_file("saxpy.ptx"));
+AppResult saxpy(AppDevice& dev, uint64_t n) {
+  AppResult r;
+  dev.load("saxpy.ptx");
   const float alpha = 1.75f;
   const auto x = random_floats(n, 3), y = random_floats(n, 4);
-  const ptx::DevicePtr dx = dev.upload(x), dy = dev.upload(y);
-  timed_launch(r, dev, m.kernel("saxpy"), {blocks_for(n, 256), 256}, int32_t(n), alpha, dx, dy);
+  const DevicePtr dx = dev.upload(x), dy = dev.upload(y);
+  dev.run("saxpy", {blocks_for(n, 256), 256}, int32_t(n), alpha, dx, dy);
   const auto out = dev.download<float>(dy, n);
   uint64_t wrong = 0;
   for (uint64_t i = 0; i < n; ++i) wrong += out[i] != std::fma(alpha, x[i], y[i]);  // nvcc fuses
@@ -56,15 +55,15 @@ RunResult saxpy(ptx::FunctionalDevice& dev, uint64_t n) {
 
 // C = alpha*A*B + beta*C with a per-element error bound: the K-term float dot product in any
 // order is within (K+2) * 2^-24 * (|alpha| * sum|a_ik * b_kj| + |beta * c_ij|) of the exact value.
-RunResult sgemm(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel) {
-  RunResult r;
-  ptx::Module m = dev.load_module_file(kernel_file("sgemm.ptx"));
+AppResult sgemm(AppDevice& dev, uint64_t n, const char* kernel) {
+  AppResult r;
+  dev.load("sgemm.ptx");
   const int32_t N = int32_t(n);
   const float alpha = 1.5f, beta = -0.5f;
   const auto a = random_floats(n * n, 5), b = random_floats(n * n, 6), c0 = random_floats(n * n, 7);
-  const ptx::DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
+  const DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
   const ptx::Dim3 grid(blocks_for(n, 16), blocks_for(n, 16));
-  timed_launch(r, dev, m.kernel(kernel), {grid, ptx::Dim3(16, 16)}, N, N, N, alpha, da, db, beta,
+  dev.run(kernel, {grid, ptx::Dim3(16, 16)}, N, N, N, alpha, da, db, beta,
                dc);
   const auto c = dev.download<float>(dc, n * n);
   uint64_t wrong = 0;
@@ -94,16 +93,16 @@ RunResult sgemm(ptx::FunctionalDevice& dev, uint64_t n, const char* kernel) {
 
 }  // namespace
 
-std::vector<SuiteApp> linear_algebra_apps() {
+std::vector<App> linear_algebra_apps() {
   return {
-      {"vector_add", "c = a + b over n floats", 1 << 20, "elements", vector_add},
+      {"vecadd", "c = a + b over n floats (kernel vector_add)", 1 << 20, "elements", vector_add},
       {"saxpy", "y = a*x + y over n floats", 1 << 20, "elements", saxpy},
       {"sgemm_naive", "C = alpha*A*B + beta*C, N x N, one thread per element", 128,
        "matrix order N",
-       [](ptx::FunctionalDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_naive"); }},
+       [](AppDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_naive"); }},
       {"sgemm_tiled", "C = alpha*A*B + beta*C, N x N, 16x16 shared-memory tiles", 256,
        "matrix order N",
-       [](ptx::FunctionalDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_tiled"); }},
+       [](AppDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_tiled"); }},
   };
 }
 

@@ -1,0 +1,23 @@
+#include "sw/apps/apps.h"
+
+namespace gpusoc::apps {
+
+const std::vector<App>& all_apps() {
+  static const std::vector<App> apps = [] {
+    std::vector<App> all;
+    for (auto group : {detail::linear_algebra_apps, detail::reduction_apps, detail::stream_apps}) {
+      for (App& a : group()) all.push_back(std::move(a));
+    }
+    return all;
+  }();
+  return apps;
+}
+
+const App* find_app(std::string_view name) {
+  for (const App& a : all_apps()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace gpusoc::apps

@@ -1,0 +1,41 @@
+// The host programs of the kernel suite: each allocates, copies its inputs, launches its
+// kernels, copies the results back and checks them against a CPU reference. They run on any
+// AppDevice: the SoC through the runtime (`gpusoc run`), or the bare PTX core.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sw/apps/app_device.h"
+
+namespace gpusoc::apps {
+
+struct AppResult {
+  bool verified = false;
+  std::string summary;  // what was checked, and the worst error seen
+  std::vector<std::string> notes;  // further lines for the report (overlap, ...)
+};
+
+struct App {
+  std::string name;
+  std::string description;
+  uint64_t default_size;
+  std::string size_meaning;  // "elements", "matrix order N"
+  std::function<AppResult(AppDevice&, uint64_t size)> run;
+  bool needs_soc = false;  // uses streams or events: only on the SoC
+};
+
+const std::vector<App>& all_apps();
+/// nullptr when there is no app of that name.
+const App* find_app(std::string_view name);
+
+namespace detail {
+std::vector<App> linear_algebra_apps();
+std::vector<App> reduction_apps();
+std::vector<App> stream_apps();
+}  // namespace detail
+
+}  // namespace gpusoc::apps

@@ -1,0 +1,28 @@
+// Apps on the bare functional PTX core: no SoC, no simulated time; instruction counts and host
+// time only. The core-only benchmarks (ptx_*) use it.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "sw/apps/app_device.h"
+
+namespace gpusoc::apps {
+
+class FunctionalAppDevice : public AppDevice {
+ public:
+  explicit FunctionalAppDevice(ptx::DeviceOptions options = {});
+  const char* backend() const override { return "functional"; }
+  void load(const std::string& file_name) override;
+  DevicePtr malloc(uint64_t bytes) override;
+  void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
+  void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
+  void launch(const std::string& kernel, const ptx::LaunchConfig& config,
+              const ptx::KernelArgs& args) override;
+
+ private:
+  ptx::FunctionalDevice device_;
+  std::map<std::string, ptx::Module> modules_;  // by file
+};
+
+}  // namespace gpusoc::apps

@@ -1,0 +1,47 @@
+// Apps on the whole SoC: every call goes through the host runtime on the simulated host, so
+// copies cross the PCIe link by DMA and kernels run on the SMs. Copy and kernel times are
+// simulated: copies are bracketed by events, launches report their LaunchStatsRecord.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "sw/apps/app_device.h"
+#include "sw/runtime/runtime.h"
+
+namespace gpusoc::apps {
+
+class SocAppDevice : public AppDevice {
+ public:
+  explicit SocAppDevice(rt::Device& device);
+  ~SocAppDevice() override;
+  const char* backend() const override { return "soc"; }
+  void load(const std::string& file_name) override;
+  DevicePtr malloc(uint64_t bytes) override;
+  void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
+  void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
+  void launch(const std::string& kernel, const ptx::LaunchConfig& config,
+              const ptx::KernelArgs& args) override;
+
+  /// For apps that use more of the runtime (streams, events).
+  rt::Device& runtime() { return device_; }
+  /// A kernel of a loaded file; Error(NotFound) naming it otherwise.
+  const rt::Kernel& kernel(const std::string& name) const;
+  /// Adds a launch's record to the statistics (for apps that launch on their own streams).
+  void account(const cmd::LaunchStatsRecord& record);
+  /// Adds a copy the app timed itself.
+  void account_copy(double ns, uint64_t h2d_bytes, uint64_t d2h_bytes);
+
+ private:
+  template <typename Copy>
+  void timed_copy(Copy&& copy, uint64_t h2d, uint64_t d2h);
+
+  rt::Device& device_;
+  std::map<std::string, rt::Module> modules_;  // by file
+  std::map<std::string, rt::Kernel> kernels_;  // by name
+  std::vector<DevicePtr> allocations_;
+  rt::HostBuffer<cmd::LaunchStatsRecord> record_;
+  rt::Event before_, after_;
+};
+
+}  // namespace gpusoc::apps

@@ -1,0 +1,88 @@
+// Every app of the suite through the whole SoC: it verifies against its CPU reference, runs the
+// same instructions as on the bare functional core (same kernels, same inputs), and two runs of
+// the same simulation give bit-identical statistics.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/common/config.h"
+#include "models/common/stat_group.h"
+#include "models/common/stats_report.h"
+#include "platform/soc_platform.h"
+#include "sw/apps/apps.h"
+#include "sw/apps/functional_app_device.h"
+#include "sw/apps/soc_app_device.h"
+#include "tests/support/systemc_test.h"
+
+namespace gpusoc::apps {
+namespace {
+
+uint64_t small_size(const App& app) {
+  return app.size_meaning == "matrix order N" ? 48 : 5000;
+}
+
+struct SocRun {
+  AppResult result;
+  AppStats stats;
+  std::string statistics;  // the platform's whole statistics tree, as JSON
+  double simulated_s = 0;
+};
+
+SocRun run_on_soc(const App& app) {
+  testing::fresh_systemc();
+  Config config;
+  config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+  config.apply_set("platform.check_tlm_protocol=true");
+  StatGroup root;
+  SocRun run;
+  {
+    platform::SocPlatform soc(config, root);
+    run.simulated_s = soc
+                          .run([&](host::HostBus& bus) {
+                            rt::Device runtime(bus);
+                            SocAppDevice device(runtime);
+                            run.result = app.run(device, small_size(app));
+                            run.stats = device.stats();
+                          })
+                          .to_seconds();
+    run.statistics = stats_to_json(root).dump();
+  }
+  return run;
+}
+
+class AppOnSoc : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
+  const App& app = *find_app(GetParam());
+  const SocRun first = run_on_soc(app);
+  ASSERT_TRUE(first.result.verified) << first.result.summary;
+  EXPECT_GT(first.stats.kernel_ns, 0);
+  EXPECT_GT(first.stats.copy_ns, 0);
+  EXPECT_GT(first.stats.achieved_occupancy(), 0);
+  EXPECT_LE(first.stats.achieved_occupancy(), 1.0);
+
+  const SocRun second = run_on_soc(app);
+  EXPECT_EQ(first.statistics, second.statistics) << "statistics differ between two runs";
+  EXPECT_EQ(first.simulated_s, second.simulated_s);
+  EXPECT_EQ(first.result.summary, second.result.summary);
+
+  if (app.needs_soc) return;
+  FunctionalAppDevice core;
+  const AppResult reference = app.run(core, small_size(app));
+  EXPECT_EQ(first.result.summary, reference.summary) << "the computed values differ";
+  EXPECT_EQ(first.stats.warp_instructions, core.stats().warp_instructions);
+  EXPECT_EQ(first.stats.thread_instructions, core.stats().thread_instructions);
+  EXPECT_EQ(first.stats.ctas, core.stats().ctas);
+}
+
+std::vector<std::string> app_names() {
+  std::vector<std::string> names;
+  for (const App& a : all_apps()) names.push_back(a.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, AppOnSoc, ::testing::ValuesIn(app_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace gpusoc::apps
