@@ -36,6 +36,7 @@ class CtaRunner {
   uint32_t num_warps() const { return uint32_t(warps_.size()); }
   const Warp& warp(uint32_t w) const { return warps_[w]; }
   const CtaContext& cta() const { return cta_; }
+  const LaunchContext& launch() const { return launch_; }
   /// Adds the CTA's instruction counts (so far) to `stats`.
   void add_stats(LaunchStats& stats) const;
 

@@ -22,7 +22,10 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   class_counts_ = {};
   const size_t local_bytes = size_t(kWarpSize) * launch.local_bytes_per_thread();
   // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
-  if (local_.size() < local_bytes) local_.resize(local_bytes);
+  if (local_size_ < local_bytes) {
+    local_.reset(new uint8_t[local_bytes]());
+    local_size_ = local_bytes;
+  }
   regs_.clear();
   frame_base_ = 0;
   stack_used_ = launch.kernel->depot_bytes;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -109,7 +110,7 @@ class Warp {
                    bool write);
   std::string read_device_string(uint64_t generic_addr, unsigned lane);
   uint8_t* local(unsigned lane) {
-    return local_.data() + size_t(lane) * launch_->local_bytes_per_thread();
+    return local_.get() + size_t(lane) * launch_->local_bytes_per_thread();
   }
   uint64_t special_value(SpecialReg s, unsigned lane) const;
   [[noreturn]] void fault(const Inst& in, unsigned lane, const std::string& what) const;
@@ -128,7 +129,8 @@ class Warp {
   size_t reg_base_ = 0;
   uint32_t frame_base_ = 0;     // local-memory offset of the current function's frame
   uint32_t stack_used_ = 0;     // stack charged to the active calls (depots and call overhead)
-  std::vector<uint8_t> local_;  // kWarpSize areas of local_bytes_per_thread()
+  std::unique_ptr<uint8_t[]> local_;  // kWarpSize areas of local_bytes_per_thread()
+  size_t local_size_ = 0;
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;
   std::array<uint64_t, kNumInstClasses> class_counts_{};

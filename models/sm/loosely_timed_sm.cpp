@@ -13,10 +13,12 @@ using sc_core::sc_time;
 using sc_core::SC_PS;
 
 struct LooselyTimedSm::ResidentCta {
-  ResidentCta(GridWork& g, ptx::Dim3 id) : grid(&g), ctaid(id), runner(g.launch) {}
+  ResidentCta(GridWork& g, ptx::Dim3 id, std::unique_ptr<ptx::CtaRunner> r)
+      : grid(&g), ctaid(id), runner_ptr(std::move(r)), runner(*runner_ptr) {}
   GridWork* grid;
   ptx::Dim3 ctaid;
-  ptx::CtaRunner runner;
+  std::unique_ptr<ptx::CtaRunner> runner_ptr;
+  ptx::CtaRunner& runner;
   std::vector<Ps> ready;  // per warp: when it may issue next
   Ps start = 0;
   Ps end = 0;  // once finished: when its last warp completed
@@ -88,9 +90,25 @@ void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
   }
 }
 
+std::unique_ptr<ptx::CtaRunner> LooselyTimedSm::runner_for(GridWork& grid) {
+  for (auto it = spare_runners_.begin(); it != spare_runners_.end(); ++it) {
+    if (it->first != grid.launch.grid_id) continue;
+    std::unique_ptr<ptx::CtaRunner> runner = std::move(it->second);
+    spare_runners_.erase(it);
+    return runner;
+  }
+  // Runners of other grids are of no further use (those grids may be gone; never touch them).
+  spare_runners_.clear();
+  return std::make_unique<ptx::CtaRunner>(grid.launch);
+}
+
+void LooselyTimedSm::keep_runner(ResidentCta& cta) {
+  spare_runners_.emplace_back(cta.grid->launch.grid_id, std::move(cta.runner_ptr));
+}
+
 void LooselyTimedSm::admit_new_ctas() {
   for (auto& [grid, ctaid] : arriving_) {
-    auto cta = std::make_unique<ResidentCta>(*grid, ctaid);
+    auto cta = std::make_unique<ResidentCta>(*grid, ctaid, runner_for(*grid));
     cta->start = now_ps();
     cta->runner.start(ctaid, sm_id_, &device_memory(), this);
     cta->ready.assign(cta->runner.num_warps(), cta->start + Ps(timing_.cta_launch.value()));
@@ -130,6 +148,7 @@ void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
   warp_instructions_ += report.stats.warp_instructions;
   thread_instructions_ += report.stats.thread_instructions;
   GridWork& grid = *cta->grid;
+  keep_runner(*cta);
   cta.reset();
   listener_->cta_retired(grid, sm_id_, report);
 }

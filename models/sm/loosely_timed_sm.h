@@ -47,6 +47,8 @@ class LooselyTimedSm : public sc_core::sc_module,
   void run_slice(ResidentCta& cta, uint32_t warp);
   void retire_due(Ps before);
   void retire(std::unique_ptr<ResidentCta>& cta);
+  std::unique_ptr<ptx::CtaRunner> runner_for(GridWork& grid);
+  void keep_runner(ResidentCta& cta);
   void drop_failed_grids();
   void catch_up(Ps t);  // waits until SystemC time reaches t
   SparseMemory& device_memory();
@@ -61,6 +63,9 @@ class LooselyTimedSm : public sc_core::sc_module,
   CtaRetirementListener* listener_ = nullptr;
   std::vector<std::pair<GridWork*, ptx::Dim3>> arriving_;
   std::vector<std::unique_ptr<ResidentCta>> resident_;
+  // Runners of retired CTAs, by grid id, for the next CTA of the same grid: a runner holds each
+  // warp's registers and local memory, too big to build anew for every CTA.
+  std::vector<std::pair<uint32_t, std::unique_ptr<ptx::CtaRunner>>> spare_runners_;
   sc_core::sc_event work_arrived_;
   Ps issue_free_ = 0;  // when the SM's issue is next free
   std::unique_ptr<SparseMemory> vram_;  // the DMI view of device memory
