@@ -32,7 +32,7 @@ const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
 GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent)
     : sc_module(name),
       spec_(GpuSpec::from_config(config)),
-      check_protocol_(kCheckProtocol.get(config)),
+      bindings_(kCheckProtocol.get(config)),
       stats_(stats_parent, basename()) {
   if (spec_.sm.warp_size != ptx::kWarpSize) {
     throw ConfigError(fmt::format("{}: sm.warp_size = {}: the SMs run {}-thread warps, as PTX "
@@ -116,10 +116,8 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
 
 GpuSoc::~GpuSoc() = default;
 
-size_t GpuSoc::protocol_violations() const {
-  size_t n = 0;
-  for (const auto& c : checkers_) n += c->violations().size();
-  return n;
+bool check_tlm_protocol(const Config& config) {
+  return kCheckProtocol.get(config);
 }
 
 }  // namespace gpusoc::platform

@@ -14,7 +14,7 @@
 
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
-#include "models/common/protocol_checker.h"
+#include "models/common/checked_bindings.h"
 #include "models/common/stat_group.h"
 #include "models/common/tlm_router.h"
 #include "models/gigathread/command_processor.h"
@@ -25,6 +25,9 @@
 #include "platform/gpu_spec.h"
 
 namespace gpusoc::platform {
+
+/// Whether the configuration puts protocol checkers on every binding (platform.check_tlm_protocol).
+bool check_tlm_protocol(const Config& config);
 
 class GpuSoc : public sc_core::sc_module {
  public:
@@ -37,27 +40,19 @@ class GpuSoc : public sc_core::sc_module {
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
   MemoryTarget& vram() { return *vram_; }
 
-  /// Binds `initiator` to `target`, through a base-protocol checker when the configuration asks
-  /// for them (platform.check_tlm_protocol); every TLM binding of the GPU goes through here.
+  /// Every TLM binding of the GPU goes through here: through a base-protocol checker when the
+  /// configuration asks for them (platform.check_tlm_protocol).
   template <typename Initiator, typename Target>
   void connect(Initiator& initiator, Target& target, const std::string& label) {
-    if (!check_protocol_) {
-      initiator.bind(target);
-      return;
-    }
-    checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + label).c_str()));
-    initiator.bind(checkers_.back()->target);
-    checkers_.back()->initiator.bind(target);
+    bindings_.connect(initiator, target, label);
   }
-  /// Violations every checker found so far (0 without checkers).
-  size_t protocol_violations() const;
-  size_t protocol_checkers() const { return checkers_.size(); }
+  size_t protocol_violations() const { return bindings_.violations(); }
+  size_t protocol_checkers() const { return bindings_.checkers(); }
 
  private:
   GpuSpec spec_;
-  bool check_protocol_;
+  CheckedBindings bindings_;
   StatGroup stats_;
-  std::vector<std::unique_ptr<ProtocolChecker>> checkers_;
   std::unique_ptr<MemoryTarget> vram_;
   std::unique_ptr<pcie::PcieEndpoint> endpoint_;
   std::unique_ptr<TlmRouter> register_bus_;

@@ -8,7 +8,8 @@ namespace gpusoc::platform {
 
 struct SocPlatform::Impl {
   Impl(const Config& config, StatGroup& stats)
-      : host("host", host::HostConfig::from_config(config), stats), gpu("gpu", config, stats) {
+      : host("host", host::HostConfig::from_config(config), stats, check_tlm_protocol(config)),
+        gpu("gpu", config, stats) {
     gpu.connect(host.config_initiator, gpu.endpoint().config_target, "link_config");
     gpu.connect(host.mem_initiator, gpu.endpoint().mem_target, "link_memory");
     gpu.connect(gpu.endpoint().dma_initiator, host.upstream_target, "link_upstream");
@@ -38,6 +39,18 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
   sc_core::sc_start();
   impl_->host.cpu.rethrow_program_error();
   return returned;
+}
+
+}  // namespace gpusoc::platform
+
+namespace gpusoc::platform {
+
+size_t SocPlatform::protocol_checkers() const {
+  return impl_->host.protocol_checkers() + impl_->gpu.protocol_checkers();
+}
+
+size_t SocPlatform::protocol_violations() const {
+  return impl_->host.protocol_violations() + impl_->gpu.protocol_violations();
 }
 
 }  // namespace gpusoc::platform

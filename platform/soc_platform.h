@@ -26,6 +26,11 @@ class SocPlatform {
   /// rethrown here. Once per platform.
   sc_core::sc_time run(std::function<void(host::HostBus&)> program);
 
+  /// Protocol checkers on the platform's bindings (platform.check_tlm_protocol) and what they
+  /// found; a violation also stops the simulation with an error when it happens.
+  size_t protocol_checkers() const;
+  size_t protocol_violations() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -15,10 +15,11 @@ MemoryTargetConfig dram_config(const HostConfig& config) {
 }  // namespace
 
 HostSystem::HostSystem(sc_core::sc_module_name name, const HostConfig& config,
-                       StatGroup& stats_parent)
+                       StatGroup& stats_parent, bool check_protocol)
     : sc_module(name),
       config_(config),
       stats_(stats_parent, basename()),
+      bindings_(check_protocol),
       cpu("cpu", config_, stats_),
       router("router"),
       dram("dram", dram_config(config_), stats_),
@@ -28,15 +29,15 @@ HostSystem::HostSystem(sc_core::sc_module_name name, const HostConfig& config,
       mem_initiator(root_port.mem_initiator),
       upstream_target(root_port.upstream_target) {
   const HostAddressMap& map = config_.map;
-  cpu.initiator.bind(router.target);
-  root_port.host_initiator.bind(router.target);
+  bindings_.connect(cpu.initiator, router.target, "cpu");
+  bindings_.connect(root_port.host_initiator, router.target, "root_port_upstream");
   cpu.msi_in.bind(msi.cpu_export);
 
   // Bind order gives the router's port numbers (RouterPort).
-  router.initiator.bind(dram.target);
-  router.initiator.bind(root_port.ecam_target);
-  router.initiator.bind(root_port.mmio_target);
-  router.initiator.bind(msi.target);
+  bindings_.connect(router.initiator, dram.target, "dram");
+  bindings_.connect(router.initiator, root_port.ecam_target, "ecam");
+  bindings_.connect(router.initiator, root_port.mmio_target, "mmio");
+  bindings_.connect(router.initiator, msi.target, "msi");
   router.map(kMemoryPort, map.memory_base, map.memory_bytes, map.memory_base, "host DRAM");
   router.map(kEcamPort, map.ecam_base, map.ecam_bytes, 0, "ECAM");
   router.map(kMmioPort, map.mmio_base, map.mmio_bytes, map.mmio_base, "PCIe MMIO");

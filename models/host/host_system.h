@@ -8,6 +8,8 @@
 //   endpoint.dma_initiator -> host.upstream_target
 #pragma once
 
+#include "models/common/checked_bindings.h"
+
 #include <systemc>
 #include <tlm>
 
@@ -27,7 +29,11 @@ class HostSystem : public sc_core::sc_module {
   enum RouterPort : unsigned { kMemoryPort, kEcamPort, kMmioPort, kMsiPort };
 
   /// Statistics go in a group named after the module (cpu, router, dram, msi, root_port).
-  HostSystem(sc_core::sc_module_name name, const HostConfig& config, StatGroup& stats_parent);
+  /// `check_protocol`: every internal binding runs through a base-protocol checker.
+  HostSystem(sc_core::sc_module_name name, const HostConfig& config, StatGroup& stats_parent,
+             bool check_protocol = false);
+  size_t protocol_violations() const { return bindings_.violations(); }
+  size_t protocol_checkers() const { return bindings_.checkers(); }
 
   void set_program(HostProgram program) { cpu.set_program(std::move(program)); }
   const HostConfig& config() const { return config_; }
@@ -36,6 +42,7 @@ class HostSystem : public sc_core::sc_module {
   // Declared before the parts, which are built from them.
   HostConfig config_;
   StatGroup stats_;
+  CheckedBindings bindings_;
 
  public:
   HostCpu cpu;

@@ -46,6 +46,9 @@ SocRun run_on_soc(const App& app) {
                           })
                           .to_seconds();
     run.statistics = stats_to_json(root).dump();
+    // Host: 6 bindings; link: 3; GPU: BAR0/BAR1, 2 copy engines x 3, channels x 3, 2 SMs.
+    EXPECT_EQ(soc.protocol_checkers(), 6u + 3 + 2 + 6 + 3 + 2);
+    EXPECT_EQ(soc.protocol_violations(), 0u);
   }
   return run;
 }
