@@ -27,33 +27,4 @@ const char* opcode_name(cmd::Opcode op) {
   return "unknown";
 }
 
-const char* error_name(cmd::ErrorCode code) {
-  using cmd::ErrorCode;
-  switch (code) {
-    case ErrorCode::None:
-      return "None";
-    case ErrorCode::InvalidPacket:
-      return "InvalidPacket";
-    case ErrorCode::InvalidKernel:
-      return "InvalidKernel";
-    case ErrorCode::InvalidLaunchConfig:
-      return "InvalidLaunchConfig";
-    case ErrorCode::LaunchOutOfResources:
-      return "LaunchOutOfResources";
-    case ErrorCode::InvalidLaunchParams:
-      return "InvalidLaunchParams";
-    case ErrorCode::LaunchFailed:
-      return "LaunchFailed";
-    case ErrorCode::HostAccessFault:
-      return "HostAccessFault";
-    case ErrorCode::DeviceAccessFault:
-      return "DeviceAccessFault";
-    case ErrorCode::ModuleLoadFailed:
-      return "ModuleLoadFailed";
-    case ErrorCode::InvalidModule:
-      return "InvalidModule";
-  }
-  return "unknown";
-}
-
 }  // namespace gpusoc::gigathread

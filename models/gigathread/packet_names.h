@@ -1,4 +1,4 @@
-// Names of opcodes and error codes, for error messages, logs and statistics.
+// Names of opcodes, for error messages, logs and statistics (error codes: cmd::error_name).
 #pragma once
 
 #include "models/gigathread/packets.h"
@@ -7,8 +7,6 @@ namespace gpusoc::gigathread {
 
 /// "Launch", "SemAcquire", ...; "unknown" for a value outside the enumeration.
 const char* opcode_name(cmd::Opcode op);
-/// "InvalidKernel", "HostAccessFault", ...; "unknown" for a value outside the enumeration.
-const char* error_name(cmd::ErrorCode code);
 
 constexpr uint32_t kNumOpcodes = uint32_t(cmd::Opcode::ModuleUnload) + 1;
 

@@ -88,6 +88,36 @@ enum class ErrorCode : uint32_t {
   InvalidModule = 10,          // ModuleUnload of an unknown module id
 };
 
+/// "InvalidKernel", "HostAccessFault", ... as docs/commands.md names them; "unknown" for a value
+/// outside the enumeration. For the command processor's logs and the runtime's messages alike.
+constexpr const char* error_name(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::None:
+      return "None";
+    case ErrorCode::InvalidPacket:
+      return "InvalidPacket";
+    case ErrorCode::InvalidKernel:
+      return "InvalidKernel";
+    case ErrorCode::InvalidLaunchConfig:
+      return "InvalidLaunchConfig";
+    case ErrorCode::LaunchOutOfResources:
+      return "LaunchOutOfResources";
+    case ErrorCode::InvalidLaunchParams:
+      return "InvalidLaunchParams";
+    case ErrorCode::LaunchFailed:
+      return "LaunchFailed";
+    case ErrorCode::HostAccessFault:
+      return "HostAccessFault";
+    case ErrorCode::DeviceAccessFault:
+      return "DeviceAccessFault";
+    case ErrorCode::ModuleLoadFailed:
+      return "ModuleLoadFailed";
+    case ErrorCode::InvalidModule:
+      return "InvalidModule";
+  }
+  return "unknown";
+}
+
 /// The buffer a ModuleLoad fills: this header, then `num_kernels` KernelEntry, then
 /// `num_globals` GlobalEntry, then `num_params` ParamEntry (all kernels' parameters in order),
 /// then `diagnostics_bytes` of text (load errors, one per line) — each part 8-byte aligned.

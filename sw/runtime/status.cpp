@@ -87,31 +87,8 @@ Status status_from_channel_error(cmd::ErrorCode code) {
 }
 
 std::string channel_error_name(cmd::ErrorCode code) {
-  using cmd::ErrorCode;
-  switch (code) {
-    case ErrorCode::None:
-      return "None";
-    case ErrorCode::InvalidPacket:
-      return "InvalidPacket";
-    case ErrorCode::InvalidKernel:
-      return "InvalidKernel";
-    case ErrorCode::InvalidLaunchConfig:
-      return "InvalidLaunchConfig";
-    case ErrorCode::LaunchOutOfResources:
-      return "LaunchOutOfResources";
-    case ErrorCode::InvalidLaunchParams:
-      return "InvalidLaunchParams";
-    case ErrorCode::LaunchFailed:
-      return "LaunchFailed";
-    case ErrorCode::HostAccessFault:
-      return "HostAccessFault";
-    case ErrorCode::DeviceAccessFault:
-      return "DeviceAccessFault";
-    case ErrorCode::ModuleLoadFailed:
-      return "ModuleLoadFailed";
-    case ErrorCode::InvalidModule:
-      return "InvalidModule";
-  }
+  const std::string name = cmd::error_name(code);
+  if (name != "unknown") return name;
   return fmt::format("ErrorCode {}", static_cast<uint32_t>(code));
 }
 
