@@ -26,6 +26,10 @@ struct App {
   std::string size_meaning;  // "elements", "matrix order N"
   std::function<AppResult(AppDevice&, uint64_t size)> run;
   bool needs_soc = false;  // uses streams or events: only on the SoC
+  /// Its threads race (compare-and-swap retry loops, queues built with atomics): how many
+  /// instructions run depends on how warps interleave, which differs between the SoC and the
+  /// functional core. Results and summaries do not.
+  bool order_dependent_counts = false;
 };
 
 const std::vector<App>& all_apps();
@@ -36,6 +40,15 @@ namespace detail {
 std::vector<App> linear_algebra_apps();
 std::vector<App> reduction_apps();
 std::vector<App> stream_apps();
+std::vector<App> atomic_apps();
+std::vector<App> graph_apps();
+std::vector<App> sort_scan_apps();
+std::vector<App> dense_apps();
+std::vector<App> call_apps();
+std::vector<App> control_apps();
+std::vector<App> coverage_apps();
+std::vector<App> float_conv_apps();
+std::vector<App> warp_apps();
 }  // namespace detail
 
 }  // namespace gpusoc::apps

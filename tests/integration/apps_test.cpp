@@ -73,8 +73,12 @@ TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
   FunctionalAppDevice core;
   const AppResult reference = app.run(core, small_size(app));
   EXPECT_EQ(first.result.summary, reference.summary) << "the computed values differ";
-  EXPECT_EQ(first.stats.warp_instructions, core.stats().warp_instructions);
-  EXPECT_EQ(first.stats.thread_instructions, core.stats().thread_instructions);
+  // Kernels that race through atomics (CAS retry loops, work claimed by atomicCAS) run as many
+  // instructions as their interleaving makes them; the SMs interleave warps differently.
+  if (!app.order_dependent_counts) {
+    EXPECT_EQ(first.stats.warp_instructions, core.stats().warp_instructions);
+    EXPECT_EQ(first.stats.thread_instructions, core.stats().thread_instructions);
+  }
   EXPECT_EQ(first.stats.ctas, core.stats().ctas);
 }
 

@@ -1,48 +1,11 @@
 // sw/kernels/bfs.cu: level-by-level BFS over a CSR graph, with a frontier queue (atomicCAS
-// claims, atomicAdd appends) and with a per-vertex level sweep (changed flag). Exact.
-#include <queue>
-
+// claims, atomicAdd appends) and with a per-vertex level sweep (changed flag). Exact. The graph
+// and the host BFS are in sw/apps/reference/bfs.h.
+#include "sw/apps/reference/bfs.h"
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
 namespace {
-
-struct Csr {
-  std::vector<int> row_ptr, col_idx;
-};
-
-// A random directed graph: a long path 0 -> 1 -> ... keeps many levels, random extra edges
-// give each vertex 0..max_degree neighbours (duplicates and self loops allowed), and every 7th
-// vertex gets no random edges (its degree is at most 1).
-Csr random_graph(int n, int max_degree, uint64_t seed) {
-  Rng rng(seed);
-  Csr g;
-  g.row_ptr.push_back(0);
-  for (int u = 0; u < n; ++u) {
-    if (u % 5 != 4 && u + 1 < n) g.col_idx.push_back(u + 1);  // path, broken every 5th vertex
-    int deg = u % 7 == 3 ? 0 : static_cast<int>(rng.integer(0, max_degree));
-    for (int e = 0; e < deg; ++e) g.col_idx.push_back(static_cast<int>(rng.integer(0, n - 1)));
-    g.row_ptr.push_back(static_cast<int>(g.col_idx.size()));
-  }
-  return g;
-}
-
-std::vector<int> host_bfs(const Csr& g, int n, int source) {
-  std::vector<int> dist(n, -1);
-  std::queue<int> q;
-  dist[source] = 0;
-  q.push(source);
-  while (!q.empty()) {
-    int u = q.front();
-    q.pop();
-    for (int e = g.row_ptr[u]; e < g.row_ptr[u + 1]; ++e)
-      if (dist[g.col_idx[e]] < 0) {
-        dist[g.col_idx[e]] = dist[u] + 1;
-        q.push(g.col_idx[e]);
-      }
-  }
-  return dist;
-}
 
 class BfsTest : public KernelTestWithParam<int> {
  protected:
@@ -78,10 +41,7 @@ TEST_P(BfsTest, FrontierQueue) {
     // The next frontier holds exactly the vertices at level + 1, each once (any order).
     auto got = dev.download<int>(next, size);
     std::sort(got.begin(), got.end());
-    std::vector<int> want;
-    for (int v = 0; v < n_; ++v)
-      if (expected_[v] == level + 1) want.push_back(v);
-    ASSERT_EQ(got, want) << "frontier after level " << level;
+    ASSERT_EQ(got, vertices_at_level(expected_, level + 1)) << "frontier after level " << level;
     std::swap(frontier, next);
   }
   EXPECT_EQ(dev.download<int>(dist_, n_), expected_);

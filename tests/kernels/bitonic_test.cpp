@@ -1,27 +1,17 @@
 // sw/kernels/bitonic.cu: the global compare-exchange step launched for every (k, j), and the
-// shared-memory sort of one segment per block. Keys are exact.
+// shared-memory sort of one segment per block. Keys are exact (sw/apps/reference/bitonic.h).
+#include "sw/apps/reference/bitonic.h"
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
 namespace {
-
-std::vector<uint32_t> test_keys(int n, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<uint32_t> keys(n);
-  // Many duplicates (low 10 bits only for a third) and some extreme values.
-  for (int i = 0; i < n; ++i) {
-    uint32_t r = rng.next32();
-    keys[i] = i % 3 == 0 ? (r & 0x3ff) : i % 17 == 0 ? 0xFFFFFFFFu : r;
-  }
-  return keys;
-}
 
 class BitonicStepTest : public KernelTestWithParam<int> {};
 
 TEST_P(BitonicStepTest, HostLoopSortsPaddedArray) {
   const int n = GetParam();
   Kernel k = load("bitonic.ptx").kernel("bitonic_step");
-  auto keys = test_keys(n, 111);
+  auto keys = bitonic_keys(n, 111);
   int padded = 1;
   while (padded < n) padded <<= 1;
   std::vector<uint32_t> data(keys);
@@ -44,15 +34,12 @@ TEST_P(BitonicSharedTest, SortsEachSegment) {
   const auto [n, block] = GetParam();
   const int seg = 2 * block;
   Kernel k = load("bitonic.ptx").kernel("bitonic_sort_shared");
-  auto keys = test_keys(n, 112);
+  auto keys = bitonic_keys(n, 112);
   DevicePtr d = dev.upload(keys);
   dev.launch(k, LaunchConfig{Dim3(ceil_div(n, seg)), Dim3(block), uint32_t(seg * sizeof(uint32_t))},
              KernelArgs(d, n));
   auto got = dev.download<uint32_t>(d, n);
-  auto expected = keys;
-  for (int b = 0; b < n; b += seg)
-    std::sort(expected.begin() + b, expected.begin() + std::min(n, b + seg));
-  EXPECT_EQ(got, expected);
+  EXPECT_EQ(got, sorted_segments(keys, seg));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, BitonicSharedTest,

@@ -1,19 +1,11 @@
 // sw/kernels/printf.cu: device printf through vprintf, captured with DeviceOptions::printf_sink.
-// Each expected line is formatted on the host with snprintf from the same format string and
-// the same argument values (the format strings below must match printf.cu).
-#include <cstdio>
-
+// The expected lines (sw/apps/reference/printf.h) are formatted on the host with snprintf from
+// the same format strings and the same argument values.
+#include "sw/apps/reference/printf.h"
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
 namespace {
-
-template <typename... Args>
-std::string format(const char* fmt, Args... args) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, fmt, args...);
-  return buf;
-}
 
 class PrintfTest : public ::testing::TestWithParam<std::tuple<int, int>> {
  protected:
@@ -37,18 +29,8 @@ TEST_P(PrintfTest, FormatsLikeHostPrintf) {
   Kernel k = dev.load_module_file(kernel_path("printf.ptx")).kernel("printf_values");
   dev.launch(k, Dim3(ceil_div(count, block) + 1), Dim3(block), count, scale, big);
 
-  std::vector<std::string> expected;
-  for (int tid = 0; tid < count; ++tid) {
-    float f = scale * static_cast<float>(tid);
-    expected.push_back(format("tid=%d u=%u f=%f s=%s x=%x ll=%lld\n", tid, 1000u + unsigned(tid),
-                              double(f), (tid & 1) ? "odd" : "even", 0xC0FFEEu + unsigned(tid),
-                              big * tid - 7));
-  }
-  const std::string hello = "hello from the device\n";
-  const std::string widths =
-      format("[%5d|%-4u|%08.3f|%c|%.2e]\n", -42, 7u, double(3.14159f), 'Z', 6.02214076e23);
-  expected.push_back(hello);
-  expected.push_back(widths);
+  std::vector<std::string> expected = printf_expected_lines(count, scale, big);
+  const std::string hello = expected[count], widths = expected[count + 1];
 
   std::vector<std::string> got = lines;
   std::sort(got.begin(), got.end());
@@ -59,7 +41,7 @@ TEST_P(PrintfTest, FormatsLikeHostPrintf) {
     return std::find(lines.begin(), lines.end(), s) - lines.begin();
   };
   const std::string first =
-      format("tid=%d u=%u f=%f s=%s x=%x ll=%lld\n", 0, 1000u, 0.0, "even", 0xC0FFEEu, -7LL);
+      printf_format("tid=%d u=%u f=%f s=%s x=%x ll=%lld\n", 0, 1000u, 0.0, "even", 0xC0FFEEu, -7LL);
   EXPECT_LT(pos(first), pos(hello));
   EXPECT_LT(pos(hello), pos(widths));
 }

@@ -1,5 +1,7 @@
 // sw/kernels/scan.cu: block scans (Blelloch exclusive; shuffle-based inclusive) composed into
-// multi-block scans with a scan of the block sums and scan_add_offsets. Integers: exact.
+// multi-block scans with a scan of the block sums and scan_add_offsets. Integers: exact (host
+// reference: sw/apps/reference/scan.h).
+#include "sw/apps/reference/scan.h"
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
@@ -18,7 +20,7 @@ class ScanTest : public KernelTestWithParam<int> {
   }
 
   // Exclusive scan of n ints at `in` into `out`, recursing on the block sums.
-  void exclusive_scan(DevicePtr in, DevicePtr out, int n) {
+  void device_exclusive_scan(DevicePtr in, DevicePtr out, int n) {
     int blocks = ceil_div(n, kExclusivePerBlock);
     if (blocks == 1) {
       dev.launch(*exclusive_, Dim3(1), Dim3(kThreads), in, out, DevicePtr(0), n);
@@ -26,12 +28,12 @@ class ScanTest : public KernelTestWithParam<int> {
     }
     DevicePtr sums = dev.malloc(blocks * sizeof(int)), offsets = dev.malloc(blocks * sizeof(int));
     dev.launch(*exclusive_, Dim3(blocks), Dim3(kThreads), in, out, sums, n);
-    exclusive_scan(sums, offsets, blocks);
+    device_exclusive_scan(sums, offsets, blocks);
     dev.launch(*add_offsets_, Dim3(blocks), Dim3(kThreads), out, offsets, n, kExclusivePerBlock);
   }
 
   // Inclusive scan: per-block shuffle scans, then the exclusive scan of the block totals.
-  void inclusive_scan(DevicePtr in, DevicePtr out, int n) {
+  void device_inclusive_scan(DevicePtr in, DevicePtr out, int n) {
     int blocks = ceil_div(n, kThreads);
     if (blocks == 1) {
       dev.launch(*inclusive_, Dim3(1), Dim3(kThreads), in, out, DevicePtr(0), n);
@@ -39,7 +41,7 @@ class ScanTest : public KernelTestWithParam<int> {
     }
     DevicePtr sums = dev.malloc(blocks * sizeof(int)), offsets = dev.malloc(blocks * sizeof(int));
     dev.launch(*inclusive_, Dim3(blocks), Dim3(kThreads), in, out, sums, n);
-    exclusive_scan(sums, offsets, blocks);
+    device_exclusive_scan(sums, offsets, blocks);
     dev.launch(*add_offsets_, Dim3(blocks), Dim3(kThreads), out, offsets, n, kThreads);
   }
 
@@ -50,26 +52,20 @@ TEST_P(ScanTest, ExclusiveMatchesHost) {
   const int n = GetParam();
   auto data = random_ints(n, -100, 100, 61);
   DevicePtr in = dev.upload(data), out = dev.malloc(n * sizeof(int));
-  exclusive_scan(in, out, n);
+  device_exclusive_scan(in, out, n);
   auto got = dev.download<int>(out, n);
-  int running = 0;
-  for (int i = 0; i < n; ++i) {
-    ASSERT_EQ(got[i], running) << "i=" << i;
-    running += data[i];
-  }
+  const std::vector<int> want = exclusive_scan(data);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "i=" << i;
 }
 
 TEST_P(ScanTest, InclusiveMatchesHost) {
   const int n = GetParam();
   auto data = random_ints(n, -100, 100, 62);
   DevicePtr in = dev.upload(data), out = dev.malloc(n * sizeof(int));
-  inclusive_scan(in, out, n);
+  device_inclusive_scan(in, out, n);
   auto got = dev.download<int>(out, n);
-  int running = 0;
-  for (int i = 0; i < n; ++i) {
-    running += data[i];
-    ASSERT_EQ(got[i], running) << "i=" << i;
-  }
+  const std::vector<int> want = inclusive_scan(data);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "i=" << i;
 }
 
 // The single-block kernel's block_sums output is the block's total.
@@ -81,12 +77,8 @@ TEST_P(ScanTest, BlockSumsAreBlockTotals) {
   DevicePtr sums = dev.malloc(blocks * sizeof(int));
   dev.launch(*exclusive_, Dim3(blocks), Dim3(kThreads), in, out, sums, n);
   auto got = dev.download<int>(sums, blocks);
-  for (int b = 0; b < blocks; ++b) {
-    int total = 0;
-    for (int i = b * kExclusivePerBlock; i < std::min(n, (b + 1) * kExclusivePerBlock); ++i)
-      total += data[i];
-    ASSERT_EQ(got[b], total) << "block " << b;
-  }
+  const std::vector<int> want = block_totals(data, kExclusivePerBlock);
+  for (int b = 0; b < blocks; ++b) ASSERT_EQ(got[b], want[b]) << "block " << b;
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ScanTest,
