@@ -136,6 +136,9 @@ void Channel::service() {
     const uint64_t address = ring_base_ + first;
     const tlm::tlm_response_status s =
         services_.host.read(address, batch_.data(), uint64_t(count) * sizeof(cmd::Packet));
+    // Disabled (and perhaps enabled again, GET back to 0) while the read was under way: the
+    // batch belongs to the old ring.
+    if (epoch_ != epoch) break;
     if (s != tlm::TLM_OK_RESPONSE) {
       fetch_stopped_ = true;
       record_error(ErrorCode::HostAccessFault, first,

@@ -191,11 +191,13 @@ ModuleLoadOutcome ModuleLoader::load(uint64_t text_address, uint64_t text_bytes,
   }
   if (!problems.empty()) return fail(ErrorCode::ModuleLoadFailed, problems);
 
+  // Writing the initializers waits on VRAM; another channel may load a module meanwhile, so the
+  // module id is taken only after, with no wait between taking it and adding the module.
+  if (!placement.flush(vram_, problems))
+    return fail(ErrorCode::DeviceAccessFault, file + ": error: " + problems);
   LoadedModule module;
   ModuleLoadReport report = describe(*program, table_.next_id(), module, problems);
   if (!problems.empty()) return fail(ErrorCode::ModuleLoadFailed, problems);
-  if (!placement.flush(vram_, problems))
-    return fail(ErrorCode::DeviceAccessFault, file + ": error: " + problems);
   const uint64_t required = report.required_bytes();
   if (required > buffer_bytes) {
     return fail(ErrorCode::ModuleLoadFailed,
