@@ -62,7 +62,7 @@ LooselyTimedSm::Ps LooselyTimedSm::now_ps() {
 }
 
 void LooselyTimedSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
-  arriving_.emplace_back(&grid, ctaid);
+  arriving_.push_back({&grid, ctaid, now_ps()});
   work_arrived_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -107,14 +107,24 @@ void LooselyTimedSm::keep_runner(ResidentCta& cta) {
 }
 
 void LooselyTimedSm::admit_new_ctas() {
-  for (auto& [grid, ctaid] : arriving_) {
-    auto cta = std::make_unique<ResidentCta>(*grid, ctaid, runner_for(*grid));
-    cta->start = now_ps();
-    cta->runner.start(ctaid, sm_id_, &device_memory(), this);
+  // Reporting a dropped CTA can place another on this SM: take the list first.
+  std::vector<Arrival> batch;
+  batch.swap(arriving_);
+  for (const Arrival& a : batch) {
+    if (a.grid->failed) {  // its grid faulted before the CTA got here: it never starts
+      CtaReport report;
+      report.ctaid = a.ctaid;
+      report.start = report.end = sc_core::sc_time_stamp();
+      report.dropped = true;
+      listener_->cta_retired(*a.grid, sm_id_, report);
+      continue;
+    }
+    auto cta = std::make_unique<ResidentCta>(*a.grid, a.ctaid, runner_for(*a.grid));
+    cta->start = a.time;
+    cta->runner.start(a.ctaid, sm_id_, &device_memory(), this);
     cta->ready.assign(cta->runner.num_warps(), cta->start + Ps(timing_.cta_launch.value()));
     resident_.push_back(std::move(cta));
   }
-  arriving_.clear();
 }
 
 bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
@@ -133,9 +143,14 @@ bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
   return best != nullptr;
 }
 
-void LooselyTimedSm::catch_up(Ps t) {
+void LooselyTimedSm::catch_up(Ps t, bool wake_on_work) {
   const Ps now = now_ps();
-  if (t > now) wait(sc_time(double(t - now), SC_PS));
+  if (t <= now) return;
+  if (wake_on_work) {
+    wait(sc_time(double(t - now), SC_PS), work_arrived_);
+  } else {
+    wait(sc_time(double(t - now), SC_PS));
+  }
 }
 
 void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
@@ -196,7 +211,7 @@ void LooselyTimedSm::run_slice(ResidentCta& cta, uint32_t w) {
   request_.warp = w;
   try {
     cta.runner.step(w, timing_.slice_instructions);
-  } catch (const std::exception& e) {
+  } catch (const ptx::ExecutionError& e) {  // a kernel fault; model errors propagate
     catch_up(start);
     auto it = std::find_if(resident_.begin(), resident_.end(),
                            [&](const auto& c) { return c.get() == &cta; });
@@ -217,7 +232,9 @@ void LooselyTimedSm::run_slice(ResidentCta& cta, uint32_t w) {
   for (size_t c = 0; c < after.size(); ++c) issue_cycles += (after[c] - before[c]) * timing_.issue_cycles[c];
   issue_free_ = start + issue_cycles * cycle_ps_;
   cta.ready[w] = issue_free_ + slice_stall_;
-  stall_ns_ += slice_stall_ / 1000;
+  stall_ps_ += slice_stall_;
+  stall_ns_ += stall_ps_ / 1000;
+  stall_ps_ %= 1000;
   for (uint32_t r : cta.runner.released()) cta.ready[r] = std::max(cta.ready[r], cta.ready[w]);
   if (cta.runner.finished()) cta.end = *std::max_element(cta.ready.begin(), cta.ready.end());
 }
@@ -280,7 +297,7 @@ void LooselyTimedSm::run() {
     retire_due(t);
     if (resident_.size() != resident_before) continue;  // slots freed: new CTAs may be here
     if (t > now_ps() + quantum) {
-      catch_up(t);
+      catch_up(t, /*wake_on_work=*/true);
       continue;
     }
     run_slice(*cta, w);

@@ -50,7 +50,8 @@ class LooselyTimedSm : public sc_core::sc_module,
   std::unique_ptr<ptx::CtaRunner> runner_for(GridWork& grid);
   void keep_runner(ResidentCta& cta);
   void drop_failed_grids();
-  void catch_up(Ps t);  // waits until SystemC time reaches t
+  /// Waits until SystemC time reaches t (or, with `wake_on_work`, until a CTA arrives first).
+  void catch_up(Ps t, bool wake_on_work = false);
   SparseMemory& device_memory();
   void global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
                      unsigned bytes) override;
@@ -61,7 +62,12 @@ class LooselyTimedSm : public sc_core::sc_module,
   const LtSmTiming timing_;
   const Ps cycle_ps_;
   CtaRetirementListener* listener_ = nullptr;
-  std::vector<std::pair<GridWork*, ptx::Dim3>> arriving_;
+  struct Arrival {
+    GridWork* grid;
+    ptx::Dim3 ctaid;
+    Ps time;
+  };
+  std::vector<Arrival> arriving_;
   std::vector<std::unique_ptr<ResidentCta>> resident_;
   // Runners of retired CTAs, by grid id, for the next CTA of the same grid: a runner holds each
   // warp's registers and local memory, too big to build anew for every CTA.
@@ -73,6 +79,7 @@ class LooselyTimedSm : public sc_core::sc_module,
   // The slice being run: when its next global access leaves, and the stall it has collected.
   Ps access_time_ = 0;
   Ps slice_stall_ = 0;
+  Ps stall_ps_ = 0;  // load stall not yet counted in whole nanoseconds
   tlm::tlm_generic_payload tx_;
   GpuRequest request_;
   std::vector<uint8_t> scratch_;

@@ -329,8 +329,18 @@ void Context::throw_pending() {
   if (auto e = waiter_->take_device_error()) throw *e;
 }
 
+// Waits on every channel even when one fails, so that nothing freed afterwards is still in use
+// by another channel's work; then reports the first failure.
 void Context::drain() {
-  for (auto& ch : channels_) ch->wait(ch->issued(), fmt::format("drain (channel {})", ch->index()));
+  std::optional<Error> first;
+  for (auto& ch : channels_) {
+    try {
+      ch->wait(ch->issued(), fmt::format("drain (channel {})", ch->index()));
+    } catch (const Error& e) {
+      if (!first) first = e;
+    }
+  }
+  if (first) throw *first;
 }
 
 const PinnedMemory::Block& Context::staging(int index) {
