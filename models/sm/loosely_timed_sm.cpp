@@ -143,14 +143,9 @@ bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
   return best != nullptr;
 }
 
-void LooselyTimedSm::catch_up(Ps t, bool wake_on_work) {
+void LooselyTimedSm::catch_up(Ps t) {
   const Ps now = now_ps();
-  if (t <= now) return;
-  if (wake_on_work) {
-    wait(sc_time(double(t - now), SC_PS), work_arrived_);
-  } else {
-    wait(sc_time(double(t - now), SC_PS));
-  }
+  if (t > now) wait(sc_time(double(t - now), SC_PS));
 }
 
 void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
@@ -297,7 +292,7 @@ void LooselyTimedSm::run() {
     retire_due(t);
     if (resident_.size() != resident_before) continue;  // slots freed: new CTAs may be here
     if (t > now_ps() + quantum) {
-      catch_up(t, /*wake_on_work=*/true);
+      catch_up(t);
       continue;
     }
     run_slice(*cta, w);

@@ -50,8 +50,9 @@ class LooselyTimedSm : public sc_core::sc_module,
   std::unique_ptr<ptx::CtaRunner> runner_for(GridWork& grid);
   void keep_runner(ResidentCta& cta);
   void drop_failed_grids();
-  /// Waits until SystemC time reaches t (or, with `wake_on_work`, until a CTA arrives first).
-  void catch_up(Ps t, bool wake_on_work = false);
+  /// Waits until SystemC time reaches t. CTAs arriving meanwhile are admitted after, with their
+  /// arrival time as their start (waking on them too costs SystemC more than it gains).
+  void catch_up(Ps t);
   SparseMemory& device_memory();
   void global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
                      unsigned bytes) override;
