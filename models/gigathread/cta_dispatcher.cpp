@@ -96,36 +96,19 @@ uint32_t CtaDispatcher::ctas_per_sm(const GridRequest& request, std::string* lim
 }
 
 std::string CtaDispatcher::check(const GridRequest& r, cmd::ErrorCode& code) const {
-  const ptx::Dim3& b = r.block;
-  const ptx::Dim3& g = r.grid;
-  const ptx::Function& k = *r.kernel;
   const SmLimits& l = config_.limits;
   code = cmd::ErrorCode::InvalidLaunchConfig;
-  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
-    return fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
-                       g.y, g.z, b.x, b.y, b.z);
-  if (b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > l.max_threads_per_cta)
-    return fmt::format("block ({},{},{}) has {} threads; the limits are (1024,1024,64) and {} "
-                       "threads",
-                       b.x, b.y, b.z, b.count(), l.max_threads_per_cta);
-  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-    return fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z);
-  if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
-                       k.reqntid[2] != std::max(1u, b.z)))
-    return fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z);
+  if (std::string why = ptx::dimension_problem(*r.kernel, r.grid, r.block, l.max_threads_per_cta);
+      !why.empty())
+    return why;
   code = cmd::ErrorCode::LaunchOutOfResources;
-  const uint64_t shared = uint64_t(k.static_shared_bytes) + r.dynamic_shared_bytes;
-  if (shared > l.max_shared_per_cta)
-    return fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
-                       shared, k.static_shared_bytes, r.dynamic_shared_bytes,
-                       l.max_shared_per_cta);
-  if (k.depot_bytes > l.stack_bytes_per_thread ||
-      k.frame_bytes > l.stack_bytes_per_thread + ptx::LaunchContext::kParamReserveBytes)
-    return fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
-                       k.depot_bytes, l.stack_bytes_per_thread);
+  if (std::string why = ptx::resource_problem(*r.kernel, r.dynamic_shared_bytes,
+                                              l.max_shared_per_cta, l.stack_bytes_per_thread);
+      !why.empty())
+    return why;
   std::string limiting;
   if (ctas_per_sm(r, &limiting) == 0)
-    return fmt::format("a CTA of {} threads does not fit an SM: {}", b.count(), limiting);
+    return fmt::format("a CTA of {} threads does not fit an SM: {}", r.block.count(), limiting);
   code = cmd::ErrorCode::None;
   return {};
 }

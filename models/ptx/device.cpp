@@ -157,6 +157,37 @@ void FunctionalDevice::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
   impl_->memory.fill(dst, value, bytes);
 }
 
+std::string dimension_problem(const Function& k, Dim3 g, Dim3 b, uint32_t max_threads_per_cta) {
+  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+    return fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
+                       g.y, g.z, b.x, b.y, b.z);
+  if (b.x > 1024 || b.y > 1024 || b.z > 64)
+    return fmt::format("block ({},{},{}) exceeds the limits (1024,1024,64)", b.x, b.y, b.z);
+  if (b.count() > max_threads_per_cta)
+    return fmt::format("block ({},{},{}) has {} threads; at most {} are allowed", b.x, b.y, b.z,
+                       b.count(), max_threads_per_cta);
+  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+    return fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z);
+  if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
+                       k.reqntid[2] != std::max(1u, b.z)))
+    return fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z);
+  return {};
+}
+
+std::string resource_problem(const Function& k, uint32_t dynamic_shared_bytes,
+                             uint32_t max_shared_bytes_per_cta, uint32_t stack_bytes_per_thread) {
+  const uint64_t shared = uint64_t(k.static_shared_bytes) + dynamic_shared_bytes;
+  if (shared > max_shared_bytes_per_cta)
+    return fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
+                       shared, k.static_shared_bytes, dynamic_shared_bytes,
+                       max_shared_bytes_per_cta);
+  if (k.depot_bytes > stack_bytes_per_thread ||
+      k.frame_bytes > stack_bytes_per_thread + LaunchContext::kParamReserveBytes)
+    return fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
+                       k.depot_bytes, stack_bytes_per_thread);
+  return {};
+}
+
 namespace {
 
 void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& args,
@@ -164,30 +195,12 @@ void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& ar
   auto fail = [&](const std::string& why) {
     throw LaunchError(fmt::format("launch of '{}': {}", k.name, why));
   };
-  const Dim3& b = c.block;
-  const Dim3& g = c.grid;
-  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
-    fail(fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
-                     g.y, g.z, b.x, b.y, b.z));
-  if (b.x > 1024 || b.y > 1024 || b.z > 64)
-    fail(fmt::format("block ({},{},{}) exceeds the limits (1024,1024,64)", b.x, b.y, b.z));
-  if (b.count() > o.max_threads_per_cta)
-    fail(fmt::format("block ({},{},{}) has {} threads; at most {} are allowed", b.x, b.y, b.z,
-                     b.count(), o.max_threads_per_cta));
-  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-    fail(fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z));
-  if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
-                       k.reqntid[2] != std::max(1u, b.z)))
-    fail(fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z));
-  const uint64_t shared = uint64_t(k.static_shared_bytes) + c.dynamic_shared_bytes;
-  if (shared > o.max_shared_bytes_per_cta)
-    fail(fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
-                     shared, k.static_shared_bytes, c.dynamic_shared_bytes,
-                     o.max_shared_bytes_per_cta));
-  if (k.depot_bytes > o.stack_bytes_per_thread ||
-      k.frame_bytes > o.stack_bytes_per_thread + LaunchContext::kParamReserveBytes)
-    fail(fmt::format("the kernel needs {} bytes of local memory per thread; the stack is {}",
-                     k.depot_bytes, o.stack_bytes_per_thread));
+  if (std::string why = dimension_problem(k, c.grid, c.block, o.max_threads_per_cta); !why.empty())
+    fail(why);
+  if (std::string why = resource_problem(k, c.dynamic_shared_bytes, o.max_shared_bytes_per_cta,
+                                         o.stack_bytes_per_thread);
+      !why.empty())
+    fail(why);
   if (args.args().size() != k.params.size())
     fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(),
                      k.params.size()));

@@ -36,6 +36,16 @@ struct LaunchContext {
   std::function<void(const std::string&)> printf_sink;
 };
 
+/// What is wrong with a launch's grid and block for kernel `k` (zero or too-large dimensions,
+/// more threads than `max_threads_per_cta`, a block other than the kernel's .reqntid); empty when
+/// nothing is. Every launcher (the functional device, the CTA dispatcher) checks with these.
+std::string dimension_problem(const Function& k, Dim3 grid, Dim3 block,
+                              uint32_t max_threads_per_cta);
+/// What kernel `k` needs beyond the limits: shared memory (static + `dynamic_shared_bytes`) and
+/// local memory per thread; empty when it fits.
+std::string resource_problem(const Function& k, uint32_t dynamic_shared_bytes,
+                             uint32_t max_shared_bytes_per_cta, uint32_t stack_bytes_per_thread);
+
 enum class GlobalAccess : uint8_t { Load, Store, Atomic };
 
 /// Told about every warp instruction that touches global memory, before it executes, so that a
