@@ -9,6 +9,7 @@
 #include "models/common/error.h"
 #include "models/common/logging.h"
 #include "platform/command.h"
+#include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/apps.h"
@@ -90,6 +91,7 @@ int run(const CommandContext& ctx) {
     o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
     o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
     o.device_memory_bytes = spec.memory.capacity_bytes;
+    simt_settings(ctx.config, o.simt_model, o.simt_deadlock_instructions);
     apps::FunctionalAppDevice device(o);
     result = app.run(device, size);
     report(app, device.backend(), result, device.stats());

@@ -1,5 +1,6 @@
 #include "platform/gpu_soc.h"
 
+#include <cstdint>
 #include <string>
 
 #include <fmt/format.h>
@@ -13,7 +14,8 @@
 namespace gpusoc::platform {
 namespace {
 
-// Device memory until the memory system lands: one latency, one bandwidth.
+// Device memory until the memory system lands: one latency, one bandwidth, and a bounded
+// request queue per initiator on the approximately timed path.
 const Param<double> kLatencyNs{"devmem.latency_ns", 440.0, "ns",
                                "device memory access latency seen by the loosely timed path "
                                "(about 600 shader cycles on the 8800 GTX)",
@@ -22,6 +24,27 @@ const Param<double> kBandwidthGbps{"devmem.bandwidth_gbps", 0.0, "GB/s",
                                    "device memory bandwidth; 0: the peak the memory.* "
                                    "parameters imply",
                                    Range{0, 1e6}};
+const Param<uint32_t> kQueueDepth{"devmem.queue_depth", 64, "requests",
+                                  "requests of one initiator in service at once on the "
+                                  "approximately timed (nb_transport) path; more wait for END_REQ "
+                                  "(0: unlimited)",
+                                  Range{0, 65536}};
+
+const Param<std::string> kSmModel{"sm.model", "lt", "",
+                                  "SM fidelity: lt (loosely timed: fast, per-class issue costs) "
+                                  "or cycle (cycle-level: schedulers, scoreboard, pipelines, LSU, "
+                                  "caches)",
+                                  OneOf{"lt", "cycle"}};
+const Param<std::string> kSimtModel{"sm.simt_model", "stack", "",
+                                    "how warps run divergent paths: stack (reconvergence stack, "
+                                    "pre-Volta) or independent (independent thread scheduling, "
+                                    "Volta and later)",
+                                    OneOf{"stack", "independent"}};
+const Param<uint64_t> kSimtDeadlock{"sm.simt_deadlock_instructions", 1000000, "instructions",
+                                    "stack model: warp instructions one path of a warp may run "
+                                    "while another path of it waits without a turn before the "
+                                    "launch fails with a SIMT deadlock (0: never)",
+                                    Range{0, 1e15}};
 
 const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
                                  "put a TLM-2.0 base-protocol checker on every socket binding "
@@ -46,6 +69,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   memory.latency = sc_core::sc_time(kLatencyNs.get(config), sc_core::SC_NS);
   const double gbps = kBandwidthGbps.get(config);
   memory.bytes_per_ns = gbps > 0 ? gbps : spec_.peak_dram_gbytes_per_s();  // 1 GB/s = 1 B/ns
+  memory.queue_depth = kQueueDepth.get(config);
   vram_ = std::make_unique<MemoryTarget>("vram", memory, stats_);
 
   gigathread::GigaThreadConfig gt = gigathread::GigaThreadConfig::from_config(config);
@@ -101,23 +125,48 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   for (uint32_t g = 0; g < spec_.gpu.gpcs; ++g)
     for (uint32_t t = 0; t < spec_.gpu.tpcs_per_gpc; ++t)
       for (uint32_t s = 0; s < spec_.gpu.sms_per_tpc; ++s) dispatch.places.push_back({g, t, s});
+  simt_settings(config, dispatch.simt_model, dispatch.simt_deadlock_instructions);
   dispatcher_ = std::make_unique<gigathread::CtaDispatcher>("cta_dispatcher", dispatch, stats_);
   cp.grid_out.bind(dispatcher_->grid_in);
 
+  add_sms(config, uint32_t(dispatch.places.size()));
+}
+
+// The SMs, of the fidelity sm.model asks for; the rest of the GPU is the same either way.
+void GpuSoc::add_sms(const Config& config, uint32_t count) {
+  auto add = [&](auto sm) {
+    const std::string label = std::string(sm->basename()) + "_mem";
+    connect(sm->mem_initiator, vram_->target, label);
+    dispatcher_->add_sm(*sm);
+    sms_.push_back(std::move(sm));
+  };
+  if (kSmModel.get(config) == "cycle") {
+    sm::CycleSmConfig cycle = sm::CycleSmConfig::from_config(config);
+    cycle.clock_mhz = spec_.clock.shader_mhz;
+    cycle.warp_slots = spec_.sm.max_threads / ptx::kWarpSize;
+    kernel_stats_ = std::make_unique<sm::KernelCycleStats>(stats_, cycle.warp_slots);
+    for (uint32_t i = 0; i < count; ++i) {
+      auto sm = std::make_unique<sm::CycleSm>(("sm" + std::to_string(i)).c_str(), i, cycle, stats_);
+      sm->set_kernel_stats(*kernel_stats_);
+      add(std::move(sm));
+    }
+    return;
+  }
   sm::LtSmTiming timing = sm::LtSmTiming::from_config(config);
   timing.clock_mhz = spec_.clock.shader_mhz;
-  for (uint32_t i = 0; i < dispatch.places.size(); ++i) {
-    sms_.push_back(
-        std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing, stats_));
-    connect(sms_.back()->mem_initiator, vram_->target, "sm" + std::to_string(i) + "_mem");
-    dispatcher_->add_sm(*sms_.back());
-  }
+  for (uint32_t i = 0; i < count; ++i)
+    add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing, stats_));
 }
 
 GpuSoc::~GpuSoc() = default;
 
 bool check_tlm_protocol(const Config& config) {
   return kCheckProtocol.get(config);
+}
+
+void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {
+  ptx::simt_model_from_name(kSimtModel.get(config), model);  // OneOf checked the name
+  deadlock_instructions = kSimtDeadlock.get(config);
 }
 
 }  // namespace gpusoc::platform

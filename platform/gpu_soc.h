@@ -21,6 +21,7 @@
 #include "models/gigathread/cta_dispatcher.h"
 #include "models/pcie/copy_engine.h"
 #include "models/pcie/pcie_endpoint.h"
+#include "models/sm/cycle_sm.h"
 #include "models/sm/loosely_timed_sm.h"
 #include "platform/gpu_spec.h"
 
@@ -28,6 +29,9 @@ namespace gpusoc::platform {
 
 /// Whether the configuration puts protocol checkers on every binding (platform.check_tlm_protocol).
 bool check_tlm_protocol(const Config& config);
+/// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
+/// for whatever runs kernels: the SoC's SMs or the bare functional core.
+void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);
 
 class GpuSoc : public sc_core::sc_module {
  public:
@@ -59,7 +63,9 @@ class GpuSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;
   std::unique_ptr<gigathread::CommandProcessor> command_processor_;
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
-  std::vector<std::unique_ptr<sm::LooselyTimedSm>> sms_;
+  void add_sms(const Config& config, uint32_t count);
+  std::vector<std::unique_ptr<sc_core::sc_module>> sms_;  // LooselyTimedSm or CycleSm
+  std::unique_ptr<sm::KernelCycleStats> kernel_stats_;    // cycle-level SMs' per-kernel counts
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
+#include <functional>
 #include <limits>
 
 #include <fmt/format.h>
@@ -13,6 +15,16 @@
 #include "models/common/gpu_request.h"
 
 namespace gpusoc {
+
+// One initiator's request channel for nb_transport.
+struct MemoryTarget::Channel {
+  // The queue_depth latest completion times (sc_time values) of accepted requests, as a
+  // min-heap: queue_depth of them are incomplete at t exactly when the smallest is later than t.
+  std::vector<uint64_t> completions;
+  const tlm::tlm_generic_payload* awaiting_end_req = nullptr;
+  tlm::tlm_generic_payload* responding = nullptr;  // BEGIN_RESP sent, END_RESP not yet seen
+  std::deque<tlm::tlm_generic_payload*> held;      // responses due while one was open, in order
+};
 
 MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryTargetConfig& config,
                            StatGroup& stats_parent)
@@ -41,8 +53,19 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryTargetConfi
   }
   data_ = static_cast<uint8_t*>(p);
   target.register_b_transport(this, &MemoryTarget::b_transport);
+  target.register_nb_transport_fw(this, &MemoryTarget::nb_transport_fw);
   target.register_transport_dbg(this, &MemoryTarget::transport_dbg);
   target.register_get_direct_mem_ptr(this, &MemoryTarget::get_direct_mem_ptr);
+  SC_HAS_PROCESS(MemoryTarget);
+  SC_METHOD(dispatch);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void MemoryTarget::end_of_elaboration() {
+  channels_.resize(target.size());
+  for (Channel& c : channels_) c.completions.reserve(config_.queue_depth);
+  pending_.reserve(channels_.size() * (2 * size_t{config_.queue_depth} + 2));
 }
 
 MemoryTarget::~MemoryTarget() {
@@ -93,6 +116,12 @@ void MemoryTarget::transfer(tlm::tlm_generic_payload& tx, uint64_t offset) const
 }
 
 void MemoryTarget::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  const sc_core::sc_time local = sc_core::sc_time_stamp() + delay;
+  delay += serve(tx, local) - local;
+}
+
+sc_core::sc_time MemoryTarget::serve(tlm::tlm_generic_payload& tx,
+                                     const sc_core::sc_time& arrival) {
   tx.set_dmi_allowed(config_.allow_dmi);
   const unsigned length = tx.get_data_length();
   const unsigned width = tx.get_streaming_width();
@@ -102,18 +131,18 @@ void MemoryTarget::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_ti
   if (!contains(tx.get_address(), std::max<uint64_t>(span, 1))) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++stats_.errors;
-    return;
+    return arrival;
   }
   if ((tx.get_command() == tlm::TLM_IGNORE_COMMAND)) {  // moves nothing: an address check only
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
+    return arrival;
   }
   const bool bad_enables = tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0;
   const bool no_data = tx.get_data_ptr() == nullptr && !timing_only;
   if (length == 0 || bad_enables || no_data) {
     tx.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     ++stats_.errors;
-    return;
+    return arrival;
   }
   if (!timing_only) transfer(tx, tx.get_address() - config_.base);
   if (tx.is_read()) {
@@ -124,18 +153,117 @@ void MemoryTarget::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_ti
     stats_.bytes_written += length;
   }
 
-  // The port serves each access from the caller's local time (see BandwidthBooking).
-  const sc_core::sc_time local = sc_core::sc_time_stamp() + delay;
-  sc_core::sc_time finish = local;
+  // The port serves each access from its arrival (see BandwidthBooking).
+  sc_core::sc_time finish = arrival;
   if (config_.bytes_per_ns > 0) {
     const sc_core::sc_time occupancy(length / config_.bytes_per_ns, sc_core::SC_NS);
     finish = sc_core::sc_time::from_value(
-        port_.book(local.value(), occupancy.value(), sc_core::sc_time_stamp().value()));
+        port_.book(arrival.value(), occupancy.value(), sc_core::sc_time_stamp().value()));
     busy_ += occupancy;
     stats_.busy_ns.set(busy_.to_seconds() * 1e9);
   }
-  delay += (finish - local) + config_.latency;
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  return finish + config_.latency;
+}
+
+tlm::tlm_sync_enum MemoryTarget::nb_transport_fw(int id, tlm::tlm_generic_payload& tx,
+                                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  Channel& channel = channels_[id];
+  if (phase == tlm::END_RESP) {
+    if (channel.responding != &tx) {
+      throw ModelError(name(),
+                       fmt::format("END_RESP from initiator {} without an open response", id));
+    }
+    end_response(id);
+    return tlm::TLM_COMPLETED;
+  }
+  if (phase != tlm::BEGIN_REQ) {
+    throw ModelError(name(),
+                     fmt::format("{} from initiator {} on the forward path", phase.get_name(), id));
+  }
+  if (channel.awaiting_end_req != nullptr) {
+    throw ModelError(name(), fmt::format("BEGIN_REQ from initiator {} before the END_REQ of its "
+                                         "previous request",
+                                         id));
+  }
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t arrival = now + delay.value();
+  std::vector<uint64_t>& completions = channel.completions;
+  const bool full = config_.queue_depth > 0 && completions.size() == config_.queue_depth;
+  const uint64_t accepted = full ? std::max(arrival, completions.front()) : arrival;
+  const uint64_t done = serve(tx, sc_core::sc_time::from_value(accepted)).value();
+  if (config_.queue_depth > 0) {
+    if (full) {
+      std::pop_heap(completions.begin(), completions.end(), std::greater<>());
+      completions.pop_back();
+    }
+    completions.push_back(done);
+    std::push_heap(completions.begin(), completions.end(), std::greater<>());
+  }
+  if (accepted == arrival) {  // room at once: the answer is known now
+    delay = sc_core::sc_time::from_value(done - now);
+    return tlm::TLM_COMPLETED;
+  }
+  if (tx.has_mm()) tx.acquire();
+  channel.awaiting_end_req = &tx;
+  schedule(accepted, id, &tx, false);
+  schedule(done, id, &tx, true);
+  return tlm::TLM_ACCEPTED;
+}
+
+void MemoryTarget::schedule(uint64_t time_ps, int id, tlm::tlm_generic_payload* tx, bool response) {
+  pending_.push_back(Pending{time_ps, next_seq_++, tx, id, response});
+  std::push_heap(pending_.begin(), pending_.end(), std::greater<>());
+  wake_.notify(sc_core::sc_time::from_value(time_ps - sc_core::sc_time_stamp().value()));
+}
+
+void MemoryTarget::dispatch() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  while (!pending_.empty() && pending_.front().time_ps <= now) {
+    std::pop_heap(pending_.begin(), pending_.end(), std::greater<>());
+    const Pending due = pending_.back();
+    pending_.pop_back();
+    Channel& channel = channels_[due.id];
+    if (!due.response) {
+      channel.awaiting_end_req = nullptr;  // before the call: the initiator may send at once
+      tlm::tlm_phase phase = tlm::END_REQ;
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      target[due.id]->nb_transport_bw(*due.tx, phase, delay);
+      continue;
+    }
+    // Responses leave one at a time, in the order they became due.
+    tlm::tlm_generic_payload* tx = due.tx;
+    if (channel.responding != nullptr || (tx != nullptr && !channel.held.empty())) {
+      if (tx != nullptr) channel.held.push_back(tx);
+      continue;
+    }
+    if (tx == nullptr) {
+      if (channel.held.empty()) continue;
+      tx = channel.held.front();
+      channel.held.pop_front();
+    }
+    begin_response(due.id, *tx);
+  }
+  if (!pending_.empty()) wake_.notify(sc_core::sc_time::from_value(pending_.front().time_ps - now));
+}
+
+void MemoryTarget::begin_response(int id, tlm::tlm_generic_payload& tx) {
+  channels_[id].responding = &tx;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status = target[id]->nb_transport_bw(tx, phase, delay);
+  if (status == tlm::TLM_COMPLETED || (status == tlm::TLM_UPDATED && phase == tlm::END_RESP)) {
+    end_response(id);
+  }
+}
+
+void MemoryTarget::end_response(int id) {
+  Channel& channel = channels_[id];
+  tlm::tlm_generic_payload* tx = channel.responding;
+  channel.responding = nullptr;
+  if (tx->has_mm()) tx->release();
+  // The next held response goes out from the kernel, not from inside the initiator's call.
+  if (!channel.held.empty()) schedule(sc_core::sc_time_stamp().value(), id, nullptr, true);
 }
 
 unsigned MemoryTarget::transport_dbg(int, tlm::tlm_generic_payload& tx) {

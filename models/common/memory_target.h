@@ -7,11 +7,25 @@
 // at max(t, when the port is free), holds it for bytes / bytes_per_ns, and completes `latency`
 // after that; the annotated delay grows by the difference. Accesses carrying a GpuRequest with
 // timing_only set take time but touch no data; IGNORE commands only check the address.
+//
+// nb_transport (approximately timed, base protocol) sees the same timing, with backpressure: each
+// initiator (socket id) is a channel of at most `queue_depth` requests in service. A BEGIN_REQ
+// arriving at t = sc_time_stamp() + delay is accepted at t if fewer than queue_depth of its
+// channel's earlier requests are incomplete at t (completion > t); it is then served exactly as
+// b_transport serves it and answered TLM_COMPLETED with the completion annotated, without any
+// SystemC event. Otherwise it is accepted when the earliest of those completes (a > t): it is
+// served from a (port booked from a, then the latency), the call returns TLM_ACCEPTED, END_REQ
+// goes backward at a and BEGIN_RESP at its completion (one response open per channel: a later
+// one waits for END_RESP when the initiator answers TLM_ACCEPTED). Errors answer the same way,
+// taking no time beyond the wait for acceptance. Channels share the port's bandwidth only.
+// Data moves when BEGIN_REQ arrives; a waiting payload with a memory manager is held (acquire)
+// until its response ends. An initiator breaking request or response exclusion is a ModelError.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
@@ -29,6 +43,7 @@ struct MemoryTargetConfig {
   sc_core::sc_time latency = sc_core::SC_ZERO_TIME;  // per access, reads and writes alike
   double bytes_per_ns = 0;                           // port bandwidth; 0: unlimited
   bool allow_dmi = true;
+  uint32_t queue_depth = 0;  // nb_transport: requests of one initiator in service; 0: unlimited
 };
 
 /// What a MemoryTarget counts (timed accesses only; debug accesses and DMI are not seen).
@@ -59,7 +74,30 @@ class MemoryTarget : public sc_core::sc_module {
   const MemoryTargetStats& stats() const { return stats_; }
 
  private:
+  struct Channel;
+  /// A backward call due at `time_ps` (an sc_time value; ties in scheduling order).
+  struct Pending {
+    uint64_t time_ps;
+    uint64_t seq;
+    tlm::tlm_generic_payload* tx;
+    int id;
+    bool response;  // BEGIN_RESP (of tx, or with tx null the next held one); otherwise END_REQ
+    bool operator>(const Pending& o) const {
+      return time_ps != o.time_ps ? time_ps > o.time_ps : seq > o.seq;
+    }
+  };
+
+  void end_of_elaboration() override;
   void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  /// Checks the access, moves its data and books the port for an arrival at `arrival`; sets the
+  /// response status and returns when the access completes.
+  sc_core::sc_time serve(tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
+  void schedule(uint64_t time_ps, int id, tlm::tlm_generic_payload* tx, bool response);
+  void dispatch();
+  void begin_response(int id, tlm::tlm_generic_payload& tx);
+  void end_response(int id);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& tx);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
   bool contains(uint64_t address, uint64_t bytes) const;
@@ -69,6 +107,10 @@ class MemoryTarget : public sc_core::sc_module {
   uint8_t* data_ = nullptr;
   BandwidthBooking port_;  // the port's time, booked by arrival time
   sc_core::sc_time busy_;
+  std::vector<Channel> channels_;  // by socket id
+  std::vector<Pending> pending_;   // min-heap on (time_ps, seq)
+  uint64_t next_seq_ = 0;
+  sc_core::sc_event wake_;  // at the earliest pending call
   MemoryTargetStats stats_;
 };
 

@@ -144,6 +144,8 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   l.stack_bytes_per_thread = config_.limits.stack_bytes_per_thread;
   l.grid_id = next_grid_id_++;
   l.watchdog_warp_instructions = config_.watchdog_warp_instructions;
+  l.simt_model = config_.simt_model;
+  l.simt_deadlock_instructions = config_.simt_deadlock_instructions;
   l.printf_sink = printf_sink_;
   const uint32_t warps_per_cta = grid->needs.threads / ptx::kWarpSize;
   grid->result.stats.max_resident_warps =

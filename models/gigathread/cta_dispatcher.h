@@ -38,6 +38,8 @@ struct DispatcherConfig {
   std::vector<SmPlace> places;  // one per SM, in SM order
   std::string policy = "round_robin";
   uint64_t watchdog_warp_instructions = 0;  // per launch; 0: none
+  ptx::SimtModel simt_model = ptx::SimtModel::Stack;  // the SMs' (the platform sets both)
+  uint64_t simt_deadlock_instructions = 0;
   /// Reads gigathread.dispatch_policy and gigathread.watchdog_warp_instructions; the platform
   /// fills limits and places from the GPU specification.
   static DispatcherConfig from_config(const Config& config);

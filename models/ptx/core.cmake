@@ -7,6 +7,8 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/register_pressure.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/warp_simt.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/simt_model.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/device_printf.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/cta_runner.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/device.cpp

@@ -118,12 +118,27 @@ uint64_t CtaRunner::step(uint32_t w, uint64_t budget) {
         "kernel '{}' block ({},{},{}): watchdog: the launch ran more than {} warp instructions",
         launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, limit));
   }
+  // Only a warp that arrived at a barrier or finished can complete a barrier (a finishing warp
+  // no longer counts) or leave the CTA without a runnable warp.
+  if (warp.state() == Warp::State::Ready) return ran;
   if (warp.state() == Warp::State::AtBarrier) arrive(w);
   if (warp.state() == Warp::State::Done) ++done_warps_;
-  // A warp finishing can complete a barrier the others wait at (they no longer count it).
   release_completed();
   if (!finished() && !any_ready()) deadlock();
   return ran;
+}
+
+const Inst* CtaRunner::next_instruction(uint32_t w) {
+  Warp& warp = warps_[w];
+  if (warp.state() != Warp::State::Ready) return nullptr;
+  const Inst* in = warp.next_instruction();
+  if (warp.state() == Warp::State::Done) {  // it fell off the end of the kernel
+    released_.clear();
+    ++done_warps_;
+    release_completed();
+    if (!finished() && !any_ready()) deadlock();
+  }
+  return in;
 }
 
 void CtaRunner::add_stats(LaunchStats& stats) const {

@@ -25,12 +25,22 @@ class CtaRunner {
   /// the launch's); `observer`: told about global accesses (optional).
   void start(Dim3 ctaid, uint32_t sm_id, SparseMemory* global = nullptr,
              GlobalAccessObserver* observer = nullptr);
+  /// For a cycle-level SM: also report on-chip accesses to the observer, and let %clock read
+  /// `clock` (null: the functional stand-in). Kept across start().
+  void set_timing_hooks(bool observe_on_chip, const uint64_t* clock) {
+    cta_.observe_on_chip = observe_on_chip;
+    cta_.clock = clock;
+  }
   /// Runs warp `w` (which must be ready) for up to `budget` instructions. A barrier it reaches
   /// is recorded; warps that a completed barrier releases are listed by released() (`w` among
   /// them after bar.arrive). Throws ExecutionError on a fault, a watchdog expiry, or a deadlock
   /// (no warp can run any more but the CTA is not done). Returns the instructions run.
   uint64_t step(uint32_t w, uint64_t budget);
   const std::vector<uint32_t>& released() const { return released_; }
+  /// Warp `w`'s next instruction (ptx::Warp::next_instruction), keeping the CTA's books when
+  /// resolving it finishes the warp (which can complete a barrier: see released()). Null when
+  /// the warp is not ready. Throws ExecutionError when that leaves the CTA deadlocked.
+  const Inst* next_instruction(uint32_t w);
   bool finished() const { return done_warps_ == warps_.size(); }
 
   uint32_t num_warps() const { return uint32_t(warps_.size()); }

@@ -237,6 +237,8 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
   ctx.grid_id = impl_->next_grid_id++;
   ctx.watchdog_warp_instructions = impl_->options.watchdog_warp_instructions;
+  ctx.simt_model = impl_->options.simt_model;
+  ctx.simt_deadlock_instructions = impl_->options.simt_deadlock_instructions;
   ctx.printf_sink = impl_->options.printf_sink;
   if (!ctx.printf_sink)
     ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };

@@ -25,6 +25,18 @@ struct Dim3 {
 
 using DevicePtr = uint64_t;
 
+/// How a warp whose threads took different paths runs them (sm.simt_model).
+///  - Stack: the reconvergence stack of pre-Volta GPUs. One path runs until it reaches its
+///    reconvergence point (the branch's immediate post-dominator); the others wait. Threads that
+///    spin on a flag set by another path of their own warp never finish: the SIMT deadlock
+///    watchdog (simt_deadlock_instructions) reports them.
+///  - Independent: independent thread scheduling (Volta and later). Divergent paths still
+///    reconverge at the immediate post-dominator, but a warp may switch between its waiting paths:
+///    it moves on to the next one (round-robin) after every taken backward branch, so a spinning
+///    path lets the others make progress. Paths inside a called function switch only among
+///    themselves until the call returns.
+enum class SimtModel : uint8_t { Stack, Independent };
+
 /// Limits and identity of the functional device (taken from the configuration by callers).
 struct DeviceOptions {
   uint32_t num_sms = 2;  // %nsmid; CTAs are spread over %smid round-robin
@@ -35,6 +47,10 @@ struct DeviceOptions {
   /// Stops a launch that runs more warp instructions than this (an endless loop, say) with an
   /// ExecutionError; 0 means no limit.
   uint64_t watchdog_warp_instructions = 0;
+  SimtModel simt_model = SimtModel::Stack;
+  /// Stack model: reports a SIMT deadlock (ExecutionError) when one path of a warp runs this many
+  /// warp instructions while another path of the warp waits (LaunchContext); 0 means no check.
+  uint64_t simt_deadlock_instructions = 0;
   /// Device printf output: one call per printf per thread, with the whole formatted text
   /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;

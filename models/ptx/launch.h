@@ -14,6 +14,13 @@
 
 namespace gpusoc::ptx {
 
+// SimtModel (sm.simt_model) is declared in device.h, so that DeviceOptions can choose it.
+
+/// "stack" / "independent"; simt_model_from_name returns false for other names (the caller
+/// reports it, naming its configuration key).
+const char* simt_model_name(SimtModel m);
+bool simt_model_from_name(const std::string& name, SimtModel& out);
+
 struct LaunchContext {
   const Program* program = nullptr;
   const Function* kernel = nullptr;
@@ -31,6 +38,11 @@ struct LaunchContext {
   static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
   uint64_t watchdog_warp_instructions = 0;  // 0: no limit
+  SimtModel simt_model = SimtModel::Stack;
+  /// Stack model: a warp path that runs this many warp instructions while another path of the
+  /// same warp waits, never having had a turn, is a SIMT deadlock (ExecutionError naming the
+  /// kernel, block, warp, PC and PTX line). 0: no check.
+  uint64_t simt_deadlock_instructions = 0;
   /// Warp instructions every CTA of the launch has run so far, for the watchdog.
   mutable uint64_t executed_warp_instructions = 0;
   std::function<void(const std::string&)> printf_sink;
@@ -57,6 +69,13 @@ class GlobalAccessObserver {
   /// lanes that went to shared or local memory are left out); `bytes` per lane.
   virtual void global_access(GlobalAccess kind, const uint64_t* addresses, LaneMask lanes,
                              unsigned bytes) = 0;
+  /// The same for shared, constant, parameter and local memory (`space` says which; addresses
+  /// are offsets in that space; local addresses are per-thread offsets). Only called when the
+  /// CTA's `observe_on_chip` is set, so that observers that do not care pay nothing.
+  virtual void on_chip_access(StateSpace space, GlobalAccess kind, const uint64_t* addresses,
+                              LaneMask lanes, unsigned bytes) {
+    (void)space, (void)kind, (void)addresses, (void)lanes, (void)bytes;
+  }
 };
 
 /// One CTA's place in the grid and its shared memory.
@@ -69,6 +88,10 @@ struct CtaContext {
   std::vector<uint8_t> shared;       // static + dynamic
   SparseMemory* global = nullptr;    // device memory as this CTA's SM sees it
   GlobalAccessObserver* observer = nullptr;  // optional
+  bool observe_on_chip = false;  // also tell `observer` about shared/const/param/local accesses
+  /// The SM's cycle counter, which %clock and %clock64 read on a timed SM (null: the functional
+  /// core's stand-in, the warp's instruction count).
+  const uint64_t* clock = nullptr;
 };
 
 }  // namespace gpusoc::ptx

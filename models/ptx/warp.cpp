@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <new>
 
 #include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
@@ -18,19 +19,23 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   exited_ = ~lanes;
   simt_.clear();
   calls_.clear();
-  warp_instructions_ = thread_instructions_ = 0;
+  independent_ = launch.simt_model == SimtModel::Independent;
+  simt_deadlock_limit_ = independent_ ? 0 : launch.simt_deadlock_instructions;
+  warp_instructions_ = thread_instructions_ = path_start_ = 0;
   class_counts_ = {};
   const size_t local_bytes = size_t(kWarpSize) * launch.local_bytes_per_thread();
   // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
   if (local_size_ < local_bytes) {
-    local_.reset(new uint8_t[local_bytes]());
+    local_.reset(static_cast<uint8_t*>(std::calloc(local_bytes, 1)));
+    if (!local_) throw std::bad_alloc();
     local_size_ = local_bytes;
   }
   regs_.clear();
   frame_base_ = 0;
   stack_used_ = launch.kernel->depot_bytes;
   enter_function(*launch.kernel, 0);
-  simt_.push_back(SimtEntry{0, kNoReconverge, lanes});
+  simt_.push_back(SimtEntry{0, kNoReconverge, lanes, 0});
+  running_ = simt_.data();
   select_active();
 }
 
@@ -108,62 +113,7 @@ void Warp::enter_function(const Function& fn, size_t reg_base) {
 }
 
 void Warp::advance() {
-  SimtEntry& top = simt_.back();
-  if (++top.pc == top.reconverge) select_active();
-}
-
-void Warp::pop_simt_entry() {
-  simt_.pop_back();
-  if (calls_.empty() || simt_.size() != calls_.back().simt_depth) return;
-  // The callee's base entry is gone: every calling lane has returned or exited.
-  const CallFrame f = calls_.back();
-  calls_.pop_back();
-  const size_t callee_regs = reg_base_;
-  fn_ = f.fn;
-  reg_base_ = f.reg_base;
-  frame_base_ = f.frame_base;
-  stack_used_ = f.stack_used;
-  regs_.resize(callee_regs);
-  ctx_.regs = regs_.data() + reg_base_;
-}
-
-bool Warp::select_active() {
-  while (!simt_.empty()) {
-    const SimtEntry& top = simt_.back();
-    if (top.pc == top.reconverge) {
-      pop_simt_entry();
-      continue;
-    }
-    LaneMask m = top.mask & ~exited_;
-    if (!calls_.empty()) m &= ~calls_.back().returned;
-    if (m == 0) {
-      pop_simt_entry();
-      continue;
-    }
-    active_ = m;
-    return true;
-  }
-  active_ = 0;
-  state_ = State::Done;
-  return false;
-}
-
-void Warp::branch(const Inst& in, LaneMask taken) {
-  SimtEntry& top = simt_.back();
-  const LaneMask not_taken = active_ & ~taken;
-  if (not_taken == 0) {
-    top.pc = in.target;
-  } else if (taken == 0) {
-    ++top.pc;
-  } else {
-    // Divergence: the current entry waits at the reconvergence point; the fall-through path
-    // runs first, then the taken path, and both pop when they reach the reconvergence point.
-    const uint32_t fallthrough = top.pc + 1;
-    top.pc = in.reconverge;
-    simt_.push_back(SimtEntry{in.target, in.reconverge, taken});
-    simt_.push_back(SimtEntry{fallthrough, in.reconverge, not_taken});
-  }
-  select_active();
+  if (++running_->pc == running_->reconverge) select_active();
 }
 
 void Warp::call(const Inst& in, LaneMask exec) {
@@ -204,13 +154,29 @@ void Warp::call(const Inst& in, LaneMask exec) {
                   stack + frame_base_ + site.arg_offsets[i], callee.params[i].size);
     }
   }
-  simt_.back().pc++;  // where the caller resumes
-  calls_.push_back(CallFrame{fn_, reg_base_, frame_base_, in.target, simt_.size(), stack_used_, 0});
+  running_->pc++;  // where the caller resumes
+  const SimtEntry base{0, kNoReconverge, exec, running_->level + 1};
+  const size_t index = running_index() + 1;  // the callee's base entry, a child of the caller's
+  simt_.insert(simt_.begin() + ptrdiff_t(index), base);
+  running_ = &simt_[index];
+  calls_.push_back(CallFrame{fn_, reg_base_, frame_base_, in.target, index, stack_used_, 0});
   frame_base_ = callee_frame;
   stack_used_ = stack_used;
   enter_function(callee, reg_base_ + size_t(fn_->num_regs) * kWarpSize);
-  simt_.push_back(SimtEntry{0, kNoReconverge, exec});
   select_active();
+}
+
+// The callee's base SIMT entry is gone: every calling lane has returned or exited.
+void Warp::leave_callee() {
+  const CallFrame f = calls_.back();
+  calls_.pop_back();
+  const size_t callee_regs = reg_base_;
+  fn_ = f.fn;
+  reg_base_ = f.reg_base;
+  frame_base_ = f.frame_base;
+  stack_used_ = f.stack_used;
+  regs_.resize(callee_regs);
+  ctx_.regs = regs_.data() + reg_base_;
 }
 
 void Warp::ret(LaneMask exec) {
@@ -228,13 +194,13 @@ void Warp::ret(LaneMask exec) {
     }
   }
   f.returned |= exec;
-  simt_.back().pc++;
+  running_->pc++;
   select_active();
 }
 
 void Warp::exit_lanes(LaneMask exec) {
   exited_ |= exec;
-  simt_.back().pc++;
+  running_->pc++;
   select_active();
 }
 
@@ -315,7 +281,7 @@ void Warp::trap(const Inst& in, LaneMask exec) {
 uint64_t Warp::run(uint64_t budget) {
   const uint64_t first = warp_instructions_;
   while (warp_instructions_ - first < budget && state_ == State::Ready) {
-    SimtEntry& top = simt_.back();
+    SimtEntry& top = *running_;
     if (top.pc >= fn_->code.size()) {  // fell off the end of the function: an implicit ret
       ret(active_);
       continue;

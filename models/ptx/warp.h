@@ -1,8 +1,10 @@
-// One warp of the functional core: registers, local memory, the SIMT reconvergence stack and the
-// call stack. Runs decoded instructions; barriers are left to its CTA (cta_runner.h).
+// One warp of the functional core: registers, local memory, the divergence tree of its SIMT paths
+// (warp_simt.cpp) and the call stack. Runs decoded instructions; barriers are left to its CTA
+// (cta_runner.h).
 #pragma once
 
 #include <array>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +40,17 @@ class Warp {
   /// Returns the number executed. Throws ExecutionError on a fault.
   uint64_t run(uint64_t budget);
 
+  /// The instruction the warp runs next (what run(1) will execute), for a timed SM's scoreboard
+  /// and pipelines; null when the warp is not Ready. Resolves implicit returns (falling off the
+  /// end of a function) first, so it may change the warp's state.
+  const Inst* next_instruction();
+  /// Offset of the running function's registers among the warp's register frames, in registers:
+  /// frame + Inst register index numbers a register uniquely across calls.
+  uint32_t register_frame() const { return uint32_t(reg_base_ / kWarpSize); }
+  /// PC (instruction index) and function of the path the warp runs now, for diagnostics.
+  uint32_t pc() const;
+  const Function* function() const { return fn_; }
+
   State state() const { return state_; }
   const BarrierArrival& barrier() const { return barrier_; }
   /// Resumes after a completed barrier; for bar.red, `red_result` is written to the destination.
@@ -51,33 +64,39 @@ class Warp {
   uint64_t thread_instructions() const { return thread_instructions_; }
 
  private:
+  /// A node of the divergence tree; simt_ keeps them in preorder (see warp_simt.cpp).
   struct SimtEntry {
     uint32_t pc;
     uint32_t reconverge;
     LaneMask mask;
+    uint32_t level;  // depth in the tree: children of a branch or call are one deeper
   };
   struct CallFrame {
     const Function* fn;
     size_t reg_base;      // caller's register frame
     uint32_t frame_base;  // caller's local frame
     uint32_t call_site;   // in the caller's call_sites
-    size_t simt_depth;    // SIMT stack depth at the call: the callee's entry sits just above
+    size_t simt_depth;    // index in simt_ of the callee's base entry
     uint32_t stack_used;  // caller's stack charge
     LaneMask returned;    // callee lanes that executed ret
   };
 
   void advance();        // to the next instruction, reconverging when it is the meeting point
-  bool select_active();  // pops finished SIMT entries; false when the warp is done
-  void pop_simt_entry();
+  bool select_active();  // erases finished paths until one can run; false when the warp is done
+  void erase_running();  // removes the running leaf (and a finished call) and picks the next
+  bool is_leaf(size_t i) const;
+  void switch_path();  // independent scheduling: to the next leaf of the same call, round-robin
+  void check_simt_deadlock(const Inst& in, uint32_t pc);
   void enter_function(const Function& fn, size_t reg_base);
   void branch(const Inst& in, LaneMask taken);
   void call(const Inst& in, LaneMask exec);
+  void leave_callee();  // pops the call frame once the callee's base SIMT entry is gone
   void ret(LaneMask exec);
   void exit_lanes(LaneMask exec);
   void arrive_barrier(const Inst& in, LaneMask exec);
   [[noreturn]] void trap(const Inst& in, LaneMask exec);
   void execute_memory(const Inst& in, LaneMask exec);  // warp_memory.cpp
-  void observe_global(const Inst& in, LaneMask exec, GlobalAccess kind);
+  void observe(const Inst& in, LaneMask exec, GlobalAccess kind);
   void load(const Inst& in, LaneMask exec);
   void store(const Inst& in, LaneMask exec);
   template <unsigned kSize>
@@ -122,14 +141,26 @@ class Warp {
   State state_ = State::Done;
   BarrierArrival barrier_;
   LaneMask exited_ = 0;
-  LaneMask active_ = 0;  // lanes running at the top SIMT entry
+  LaneMask active_ = 0;  // lanes running on the path *running_
   std::vector<SimtEntry> simt_;
+  /// The running leaf, a pointer rather than an index because run() reads it every instruction;
+  /// under the stack model always the last entry.
+  SimtEntry* running_ = nullptr;
+  size_t running_index() const { return size_t(running_ - simt_.data()); }
+  bool independent_ = false;          // SimtModel::Independent
+  uint64_t simt_deadlock_limit_ = 0;  // stack model only; 0: no check
+  uint64_t path_start_ = 0;           // warp_instructions_ when the running path got its turn
   std::vector<CallFrame> calls_;
   std::vector<uint64_t> regs_;  // frames of num_regs * kWarpSize slots, innermost last
   size_t reg_base_ = 0;
-  uint32_t frame_base_ = 0;     // local-memory offset of the current function's frame
-  uint32_t stack_used_ = 0;     // stack charged to the active calls (depots and call overhead)
-  std::unique_ptr<uint8_t[]> local_;  // kWarpSize areas of local_bytes_per_thread()
+  uint32_t frame_base_ = 0;  // local-memory offset of the current function's frame
+  uint32_t stack_used_ = 0;  // stack charged to the active calls (depots and call overhead)
+  struct FreeLocal {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  // kWarpSize areas of local_bytes_per_thread(), from calloc: large blocks come as untouched zero
+  // pages, so the stacks of thousands of resident warps cost memory only where they are used.
+  std::unique_ptr<uint8_t, FreeLocal> local_;
   size_t local_size_ = 0;
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;

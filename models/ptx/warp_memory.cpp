@@ -317,33 +317,62 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
   }
 }
 
-void Warp::observe_global(const Inst& in, LaneMask exec, GlobalAccess kind) {
-  if (in.space != StateSpace::Global && in.space != StateSpace::Generic) return;
-  uint64_t addresses[kWarpSize];
-  LaneMask lanes = 0;
+// Tells the observer about an access before it executes: global lanes always, on-chip ones
+// (shared, const, param, local) only when the CTA asks for them. Generic addresses are resolved
+// per lane, so one instruction may make a call for each space it touches.
+void Warp::observe(const Inst& in, LaneMask exec, GlobalAccess kind) {
+  const bool on_chip = cta_->observe_on_chip;
+  const unsigned bytes = type_size(in.type) * in.vec;
+  // An access without a state space (ld.u32) is generic, like an explicit .generic one.
+  const bool generic = in.space == StateSpace::None || in.space == StateSpace::Generic;
+  if (in.space != StateSpace::Global && !generic) {
+    if (!on_chip) return;
+    uint64_t addresses[kWarpSize];
+    for (LaneMask m = exec; m; m &= m - 1) {
+      const unsigned lane = unsigned(__builtin_ctz(m));
+      addresses[lane] = address_of(in.src(0), lane);
+    }
+    if (exec) cta_->observer->on_chip_access(in.space, kind, addresses, exec, bytes);
+    return;
+  }
+  uint64_t global[kWarpSize], shared[kWarpSize], local[kWarpSize];
+  LaneMask global_lanes = 0, shared_lanes = 0, local_lanes = 0;
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
+    const LaneMask bit = LaneMask(1) << lane;
     const uint64_t a = address_of(in.src(0), lane);
-    if (in.space == StateSpace::Generic && (in_shared_window(a) || in_local_window(a))) continue;
-    addresses[lane] = a;
-    lanes |= LaneMask(1) << lane;
+    if (generic && in_shared_window(a)) {
+      shared[lane] = a - kSharedWindowBase;
+      shared_lanes |= bit;
+    } else if (generic && in_local_window(a)) {
+      local[lane] = a - kLocalWindowBase;
+      local_lanes |= bit;
+    } else {
+      global[lane] = a;
+      global_lanes |= bit;
+    }
   }
-  if (lanes) cta_->observer->global_access(kind, addresses, lanes, type_size(in.type) * in.vec);
+  if (global_lanes) cta_->observer->global_access(kind, global, global_lanes, bytes);
+  if (!on_chip) return;
+  if (shared_lanes)
+    cta_->observer->on_chip_access(StateSpace::Shared, kind, shared, shared_lanes, bytes);
+  if (local_lanes)
+    cta_->observer->on_chip_access(StateSpace::Local, kind, local, local_lanes, bytes);
 }
 
 void Warp::execute_memory(const Inst& in, LaneMask exec) {
   switch (in.op) {
     case Op::Ld:
-      if (cta_->observer) observe_global(in, exec, GlobalAccess::Load);
+      if (cta_->observer) observe(in, exec, GlobalAccess::Load);
       load(in, exec);
       break;
     case Op::St:
-      if (cta_->observer) observe_global(in, exec, GlobalAccess::Store);
+      if (cta_->observer) observe(in, exec, GlobalAccess::Store);
       store(in, exec);
       break;
     case Op::Atom:
     case Op::Red:
-      if (cta_->observer) observe_global(in, exec, GlobalAccess::Atomic);
+      if (cta_->observer) observe(in, exec, GlobalAccess::Atomic);
       atomic(in, exec);
       break;
     case Op::Cvta:
@@ -356,8 +385,8 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
       }
       break;
     case Op::ReadClock: {
-      // The functional core has no cycles: clocks count this warp's instructions.
-      const uint64_t now = warp_instructions_;
+      // The functional core has no cycles: there, clocks count this warp's instructions.
+      const uint64_t now = cta_->clock ? *cta_->clock : warp_instructions_;
       const uint64_t v = ClockReg(in.sub) == ClockReg::Clock ? uint32_t(now) : now;
       for (LaneMask m = exec; m; m &= m - 1)
         ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + unsigned(__builtin_ctz(m))] = v;

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "models/common/error.h"
-#include "models/ptx/address_space.h"
+#include "models/sm/device_memory_view.h"
 
 namespace gpusoc::sm {
 
@@ -67,19 +67,7 @@ void LooselyTimedSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
 }
 
 SparseMemory& LooselyTimedSm::device_memory() {
-  if (vram_) return *vram_;
-  tlm::tlm_generic_payload probe;
-  probe.set_command(tlm::TLM_READ_COMMAND);
-  probe.set_address(ptx::kGlobalBase);
-  tlm::tlm_dmi dmi;
-  if (!mem_initiator->get_direct_mem_ptr(probe, dmi) || !dmi.is_read_write_allowed() ||
-      dmi.get_start_address() != ptx::kGlobalBase) {
-    throw ModelError(name(), fmt::format("device memory must grant read/write DMI from 0x{:x}: "
-                                         "the loosely timed SM moves data through it",
-                                         ptx::kGlobalBase));
-  }
-  vram_ = std::make_unique<SparseMemory>(dmi.get_start_address(), dmi.get_dmi_ptr(),
-                                         dmi.get_end_address() - dmi.get_start_address() + 1);
+  if (!vram_) vram_ = map_device_memory(*mem_initiator.operator->(), name());
   return *vram_;
 }
 
@@ -88,22 +76,6 @@ void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
     throw ModelError(name(), "device memory revoked its DMI region while kernels ran; the "
                              "loosely timed SM cannot work without it");
   }
-}
-
-std::unique_ptr<ptx::CtaRunner> LooselyTimedSm::runner_for(GridWork& grid) {
-  for (auto it = spare_runners_.begin(); it != spare_runners_.end(); ++it) {
-    if (it->first != grid.launch.grid_id) continue;
-    std::unique_ptr<ptx::CtaRunner> runner = std::move(it->second);
-    spare_runners_.erase(it);
-    return runner;
-  }
-  // Runners of other grids are of no further use (those grids may be gone; never touch them).
-  spare_runners_.clear();
-  return std::make_unique<ptx::CtaRunner>(grid.launch);
-}
-
-void LooselyTimedSm::keep_runner(ResidentCta& cta) {
-  spare_runners_.emplace_back(cta.grid->launch.grid_id, std::move(cta.runner_ptr));
 }
 
 void LooselyTimedSm::admit_new_ctas() {
@@ -119,7 +91,7 @@ void LooselyTimedSm::admit_new_ctas() {
       listener_->cta_retired(*a.grid, sm_id_, report);
       continue;
     }
-    auto cta = std::make_unique<ResidentCta>(*a.grid, a.ctaid, runner_for(*a.grid));
+    auto cta = std::make_unique<ResidentCta>(*a.grid, a.ctaid, runners_.take(*a.grid));
     cta->start = a.time;
     cta->runner.start(a.ctaid, sm_id_, &device_memory(), this);
     cta->ready.assign(cta->runner.num_warps(), cta->start + Ps(timing_.cta_launch.value()));
@@ -158,7 +130,7 @@ void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
   warp_instructions_ += report.stats.warp_instructions;
   thread_instructions_ += report.stats.thread_instructions;
   GridWork& grid = *cta->grid;
-  keep_runner(*cta);
+  runners_.give_back(grid, std::move(cta->runner_ptr));
   cta.reset();
   listener_->cta_retired(grid, sm_id_, report);
 }

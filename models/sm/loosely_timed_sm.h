@@ -18,6 +18,7 @@
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/ptx/cta_runner.h"
+#include "models/sm/cta_runner_pool.h"
 #include "models/sm/sm_interface.h"
 #include "models/sm/sm_timing.h"
 
@@ -47,8 +48,6 @@ class LooselyTimedSm : public sc_core::sc_module,
   void run_slice(ResidentCta& cta, uint32_t warp);
   void retire_due(Ps before);
   void retire(std::unique_ptr<ResidentCta>& cta);
-  std::unique_ptr<ptx::CtaRunner> runner_for(GridWork& grid);
-  void keep_runner(ResidentCta& cta);
   void drop_failed_grids();
   /// Waits until SystemC time reaches t. CTAs arriving meanwhile are admitted after, with their
   /// arrival time as their start (waking on them too costs SystemC more than it gains).
@@ -70,9 +69,7 @@ class LooselyTimedSm : public sc_core::sc_module,
   };
   std::vector<Arrival> arriving_;
   std::vector<std::unique_ptr<ResidentCta>> resident_;
-  // Runners of retired CTAs, by grid id, for the next CTA of the same grid: a runner holds each
-  // warp's registers and local memory, too big to build anew for every CTA.
-  std::vector<std::pair<uint32_t, std::unique_ptr<ptx::CtaRunner>>> spare_runners_;
+  CtaRunnerPool runners_;
   sc_core::sc_event work_arrived_;
   Ps issue_free_ = 0;  // when the SM's issue is next free
   std::unique_ptr<SparseMemory> vram_;  // the DMI view of device memory

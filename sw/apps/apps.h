@@ -30,6 +30,10 @@ struct App {
   /// instructions run depends on how warps interleave, which differs between the SoC and the
   /// functional core. Results and summaries do not.
   bool order_dependent_counts = false;
+  /// Threads of one warp wait on each other: it completes only under independent thread
+  /// scheduling (sm.simt_model=independent); under the reconvergence stack the launch fails with
+  /// a SIMT deadlock.
+  bool needs_independent_threads = false;
 };
 
 const std::vector<App>& all_apps();

@@ -1,7 +1,9 @@
 // Control flow and memory spaces: divergence and reconvergence made observable (divergence.cu),
-// and volatile global/shared accesses and a dynamically indexed local array (memory.cu).
+// threads of one warp waiting on each other (spin_wait.cu), and volatile global/shared accesses
+// and a dynamically indexed local array (memory.cu).
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "sw/apps/app_util.h"
@@ -65,6 +67,26 @@ AppResult divergence(AppDevice& dev, uint64_t size) {
   return r;
 }
 
+// One warp of `size` threads: threads 0 and 1 spin until the others set a flag. Completes only
+// when the warp can switch between its two paths (independent thread scheduling).
+AppResult spin_wait(AppDevice& dev, uint64_t size) {
+  if (size < 3 || size > 32) throw std::invalid_argument("spin_wait needs 3 to 32 threads");
+  dev.load("spin_wait.ptx");
+  const int n = int(size);
+  const int zero = 0;
+  const DevicePtr flag = dev.malloc(4), out = dev.malloc(size * 4);
+  dev.copy_to_device(flag, &zero, 4);
+  dev.run("spin_wait", {1, uint32_t(n)}, flag, out);
+  const auto got = dev.download<int>(out, size);
+  Tally t;
+  for (int i = 0; i < n; ++i) t.exact(got[i] == (i < 2 ? 100 : 200) + i);
+  AppResult r;
+  r.verified = t.ok();
+  r.summary = fmt::format("spin_wait {} threads of one warp: 2 spinners released by {} setters, {}",
+                          n, n - 2, t.wrong_of());
+  return r;
+}
+
 AppResult memory(AppDevice& dev, uint64_t size) {
   dev.load("memory.ptx");
   const int n = int(size);
@@ -102,6 +124,9 @@ std::vector<App> control_apps() {
        "threads, in whole blocks of 96", divergence},
       {"memory", "volatile global and shared accesses, a dynamically indexed local array", 1 << 16,
        "elements", memory},
+      {"spin_wait",
+       "threads of a warp spin on a flag others of the warp set: needs sm.simt_model=independent",
+       4, "threads of one warp (3 to 32)", spin_wait, false, false, true},
   };
 }
 

@@ -1,6 +1,7 @@
-// The whole platform, loosely timed: the host program runs an app through the runtime, the PCIe
-// link, the command processor, the CTA distributor and the SMs. Figures: simulation speed while
-// kernels run (comparable with the bare core's ptx_* figures) and the whole run's host time.
+// The whole platform: the host program runs an app through the runtime, the PCIe link, the
+// command processor, the CTA distributor and the SMs, loosely timed (soc_*) or cycle-level
+// (timed_*). Figures: simulation speed while kernels run (comparable with the bare core's ptx_*
+// figures), simulated GPU cycles per host second, and the whole run's host time.
 #include <chrono>
 #include <stdexcept>
 
@@ -15,10 +16,12 @@
 namespace gpusoc::bench {
 namespace {
 
-Figures run_app(const char* app, uint64_t size) {
+Figures run_app(const char* config_file, const char* sm_model, const char* app, uint64_t size) {
   testing::fresh_systemc();  // one elaboration per run
   Config config;
-  config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/tesla-8800gtx.json");
+  config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/" + config_file);
+  config.apply_set(std::string("sm.model=") + sm_model);
+  const double clock_mhz = config.value("clock.shader_mhz").get<double>();
   StatGroup stats;
   platform::SocPlatform soc(config, stats);
   apps::AppResult result;
@@ -33,6 +36,7 @@ Figures run_app(const char* app, uint64_t size) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!result.verified) throw std::runtime_error(result.summary);
   return {{"warp_instructions_per_s", double(s.warp_instructions) / s.kernel_wall_s},
+          {"sim_cycles_per_s", s.kernel_ns * clock_mhz * 1e-3 / s.kernel_wall_s},
           {"warp_instructions", double(s.warp_instructions)},
           {"kernel_wall_s", s.kernel_wall_s},
           {"wall_s", wall},
@@ -40,11 +44,26 @@ Figures run_app(const char* app, uint64_t size) {
           {"simulated_total_ms", simulated.to_seconds() * 1e3}};
 }
 
+constexpr const char* kTesla = "tesla-8800gtx.json";
+constexpr const char* kVolta = "volta-v100.json";
+
 const Registration kVecadd{{"soc_vecadd_16m",
                             "SoC, loosely timed, 8800 GTX: vector add of 16M floats with copies",
-                            [] { return run_app("vecadd", 16u << 20); }}};
+                            [] { return run_app(kTesla, "lt", "vecadd", 16u << 20); }}};
 const Registration kSgemm{{"soc_sgemm_512", "SoC, loosely timed, 8800 GTX: SGEMM 512x512",
-                           [] { return run_app("sgemm_tiled", 512); }}};
+                           [] { return run_app(kTesla, "lt", "sgemm_tiled", 512); }}};
+const Registration kTimedSgemmTesla{
+    {"timed_sgemm_512_tesla", "SoC, cycle-level SMs, 8800 GTX: SGEMM 512x512",
+     [] { return run_app(kTesla, "cycle", "sgemm_tiled", 512); }}};
+const Registration kTimedReduceTesla{
+    {"timed_reduce_16m_tesla", "SoC, cycle-level SMs, 8800 GTX: sum of 16M floats",
+     [] { return run_app(kTesla, "cycle", "reduce_shared", 16u << 20); }}};
+const Registration kTimedSgemmVolta{
+    {"timed_sgemm_512_volta", "SoC, cycle-level SMs, V100: SGEMM 512x512",
+     [] { return run_app(kVolta, "cycle", "sgemm_tiled", 512); }}};
+const Registration kTimedReduceVolta{
+    {"timed_reduce_16m_volta", "SoC, cycle-level SMs, V100: sum of 16M floats",
+     [] { return run_app(kVolta, "cycle", "reduce_shared", 16u << 20); }}};
 
 }  // namespace
 }  // namespace gpusoc::bench

@@ -1,9 +1,11 @@
-// Every app of the suite through the whole SoC: it verifies against its CPU reference, runs the
-// same instructions as on the bare functional core (same kernels, same inputs), and two runs of
-// the same simulation give bit-identical statistics.
+// Every app of the suite through the whole SoC, with loosely timed and with cycle-level SMs: it
+// verifies against its CPU reference, runs the same instructions as on the bare functional core
+// (same kernels, same inputs), and two runs of the same simulation give bit-identical statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "models/common/config.h"
 #include "models/common/stat_group.h"
@@ -18,7 +20,7 @@ namespace gpusoc::apps {
 namespace {
 
 uint64_t small_size(const App& app) {
-  return app.size_meaning == "matrix order N" ? 48 : 5000;
+  return app.size_meaning == "matrix order N" ? 48 : std::min<uint64_t>(app.default_size, 5000);
 }
 
 struct SocRun {
@@ -28,11 +30,13 @@ struct SocRun {
   double simulated_s = 0;
 };
 
-SocRun run_on_soc(const App& app) {
+SocRun run_on_soc(const App& app, const std::string& sm_model) {
   testing::fresh_systemc();
   Config config;
   config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
   config.apply_set("platform.check_tlm_protocol=true");
+  config.apply_set("sm.model=" + sm_model);
+  if (app.needs_independent_threads) config.apply_set("sm.simt_model=independent");
   StatGroup root;
   SocRun run;
   {
@@ -53,29 +57,32 @@ SocRun run_on_soc(const App& app) {
   return run;
 }
 
-class AppOnSoc : public ::testing::TestWithParam<std::string> {};
+class AppOnSoc : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
-  const App& app = *find_app(GetParam());
+  const App& app = *find_app(std::get<0>(GetParam()));
+  const std::string& sm_model = std::get<1>(GetParam());
 #if defined(__SANITIZE_ADDRESS__)
   // Kernel faults are thrown inside SMs' SystemC threads; ASan's no-return handler then trips
   // over SystemC's stack switching (a false stack-buffer-overflow in sigaltstack).
   if (app.name == "faults") GTEST_SKIP() << "kernel faults under AddressSanitizer";
 #endif
-  const SocRun first = run_on_soc(app);
+  const SocRun first = run_on_soc(app, sm_model);
   ASSERT_TRUE(first.result.verified) << first.result.summary;
   EXPECT_GT(first.stats.kernel_ns, 0);
   EXPECT_GT(first.stats.copy_ns, 0);
   EXPECT_GT(first.stats.achieved_occupancy(), 0);
   EXPECT_LE(first.stats.achieved_occupancy(), 1.0);
 
-  const SocRun second = run_on_soc(app);
+  const SocRun second = run_on_soc(app, sm_model);
   EXPECT_EQ(first.statistics, second.statistics) << "statistics differ between two runs";
   EXPECT_EQ(first.simulated_s, second.simulated_s);
   EXPECT_EQ(first.result.summary, second.result.summary);
 
   if (app.needs_soc) return;
-  FunctionalAppDevice core;
+  ptx::DeviceOptions options;
+  if (app.needs_independent_threads) options.simt_model = ptx::SimtModel::Independent;
+  FunctionalAppDevice core(options);
   const AppResult reference = app.run(core, small_size(app));
   EXPECT_EQ(first.result.summary, reference.summary) << "the computed values differ";
   // Kernels that race through atomics (CAS retry loops, work claimed by atomicCAS) run as many
@@ -93,8 +100,12 @@ std::vector<std::string> app_names() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, AppOnSoc, ::testing::ValuesIn(app_names()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Suite, AppOnSoc,
+                         ::testing::Combine(::testing::ValuesIn(app_names()),
+                                            ::testing::Values("lt", "cycle")),
+                         [](const auto& info) {
+                           return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                         });
 
 }  // namespace
 }  // namespace gpusoc::apps

@@ -13,7 +13,7 @@ namespace {
 class DeviceFunctionsTest : public ::testing::TestWithParam<int> {
  protected:
   Module load(const std::string& file) { return dev.load_module_file(kernel_path(file)); }
-  FunctionalDevice dev;
+  FunctionalDevice dev{suite_options()};
 };
 
 TEST_P(DeviceFunctionsTest, CallsAndRecursion) {

@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, Fp64Test, ::testing::Values(1, 31, 33, 1000, 655
 
 // Correctly rounded operations and conversions: exact, NaN matching any NaN.
 TEST(Fp64Ops, CorrectlyRoundedOperationsMatchHost) {
-  FunctionalDevice dev;
+  FunctionalDevice dev(suite_options());
   Kernel k = dev.load_module_file(kernel_path("fp64.ptx")).kernel("dops");
   const auto [a, b, c] = dops_inputs(50, 135);
   const int n = static_cast<int>(a.size());

@@ -12,12 +12,15 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "models/ptx/device.h"
+#include "models/ptx/launch.h"
 #include "sw/apps/reference/numeric.h"
 
 namespace gpusoc::kernel_test {
@@ -40,11 +43,23 @@ inline uint32_t ceil_div(uint64_t a, uint64_t b) {
   return static_cast<uint32_t>((a + b - 1) / b);
 }
 
+/// The options every device of the suite starts from. The SIMT model comes from the environment
+/// (GPUSOC_SIMT_MODEL=stack|independent, stack when unset): ctest runs every family under both,
+/// and both must give the same results.
+inline ptx::DeviceOptions suite_options() {
+  ptx::DeviceOptions o;
+  const char* model = std::getenv("GPUSOC_SIMT_MODEL");
+  if (model && !ptx::simt_model_from_name(model, o.simt_model))
+    throw std::invalid_argument(std::string("GPUSOC_SIMT_MODEL: unknown SIMT model '") + model +
+                                "' (stack, independent)");
+  return o;
+}
+
 /// A device with the PTX of one kernel family loaded.
 class KernelTest : public ::testing::Test {
  protected:
   Module load(const std::string& ptx_file) { return dev.load_module_file(kernel_path(ptx_file)); }
-  FunctionalDevice dev;
+  FunctionalDevice dev{suite_options()};
 };
 
 template <typename Param>

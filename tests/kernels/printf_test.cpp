@@ -11,7 +11,7 @@ class PrintfTest : public ::testing::TestWithParam<std::tuple<int, int>> {
  protected:
   PrintfTest() : dev(options()) {}
   ptx::DeviceOptions options() {
-    ptx::DeviceOptions o;
+    ptx::DeviceOptions o = suite_options();
     o.printf_sink = [this](const std::string& s) { lines.push_back(s); };
     return o;
   }

@@ -10,7 +10,7 @@ class ThreadIdsTest : public ::testing::TestWithParam<std::tuple<Dim3, Dim3, uin
 
 TEST_P(ThreadIdsTest, SpecialRegisters) {
   const auto& [grid, block, sms] = GetParam();
-  ptx::DeviceOptions options;
+  ptx::DeviceOptions options = suite_options();
   options.num_sms = sms;
   FunctionalDevice dev(options);
   Kernel k = dev.load_module_file(kernel_path("thread_ids.ptx")).kernel("thread_ids");

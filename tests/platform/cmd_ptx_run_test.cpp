@@ -11,6 +11,7 @@ namespace gpusoc::platform {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using CommandsTest = GpusocProcessTest;
 
 const std::string kKernels = GPUSOC_KERNEL_DIR;
@@ -89,6 +90,27 @@ TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
   r = gpusoc("run saxpy -- --bogus");
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("unknown app argument '--bogus'"));
+}
+
+// The SIMT deadlock example (sw/kernels/spin_wait.cu) on cycle-level SMs: it completes under
+// independent thread scheduling; under the reconvergence stack the watchdog names the kernel,
+// warp, PC and PTX line, and the run exits non-zero instead of hanging.
+TEST_F(CommandsTest, SpinWaitNeedsIndependentThreadScheduling) {
+  const std::string args = "run spin_wait --config " + kConfigs +
+                           "/small.json --set sm.model=cycle --set sm.simt_deadlock_instructions=20000 "
+                           "--set sm.simt_model=";
+  const Outcome its = gpusoc(args + "independent");
+  EXPECT_EQ(its.status, 0) << its.err;
+  EXPECT_THAT(its.out, HasSubstr("PASSED: spin_wait"));
+  const Outcome stack = gpusoc(args + "stack");
+  EXPECT_EQ(stack.status, 1) << stack.out;
+  EXPECT_THAT(stack.err, HasSubstr("SIMT deadlock"));
+  EXPECT_THAT(stack.err, HasSubstr("kernel 'spin_wait'"));
+  EXPECT_THAT(stack.err, HasSubstr("warp 0"));
+  EXPECT_THAT(stack.err, MatchesRegex(".*SIMT deadlock at pc [0-9]+ \\(.*:[0-9]+\\).*"));
+  // The bare functional core runs the same SIMT models.
+  EXPECT_EQ(gpusoc(args + "independent --functional").status, 0);
+  EXPECT_EQ(gpusoc(args + "stack --functional").status, 1);
 }
 
 TEST_F(CommandsTest, RunNeeds32ThreadWarps) {

@@ -10,10 +10,9 @@
 #include "models/common/memory_target.h"
 #include "models/gigathread/cta_dispatcher.h"
 #include "models/ptx/address_space.h"
-#include "models/ptx/decoder.h"
-#include "models/ptx/parser.h"
 #include "models/sm/loosely_timed_sm.h"
 #include "tests/support/systemc_test.h"
+#include "tests/unit/sm/sm_test_support.h"
 
 namespace gpusoc {
 namespace {
@@ -27,20 +26,10 @@ using sc_core::SC_NS;
 constexpr uint64_t kCyclePs = 1000;  // a 1 GHz SM clock keeps the arithmetic readable
 constexpr uint64_t kLatencyPs = 400'000;
 
-struct NoGlobals : ptx::GlobalPlacement {
-  uint64_t allocate(uint64_t, uint64_t) override { throw std::logic_error("no globals here"); }
-  void write(uint64_t, const std::vector<uint8_t>&) override {}
-};
-
-std::shared_ptr<const ptx::Program> load(const std::string& body_of_kernels) {
-  const std::string text = ".version 7.0\n.target sm_80\n.address_size 64\n" + body_of_kernels;
-  ptx::Diagnostics diags("test.ptx");
-  ptx::ast::Module m = ptx::parse_module(text, diags);
-  NoGlobals placement;
-  auto program = ptx::decode_module(m, placement, diags);
-  if (!diags.empty()) throw std::runtime_error(diags.list().front().message);
-  return program;
-}
+using testing::flat_sms;
+using testing::simulate;
+using testing::grid_request;
+using testing::load_ptx;
 
 /// `mov`, `adds` dependent FP32 adds, `ret`: (adds + 2) warp instructions of 4 cycles each.
 std::string chain_kernel(int adds) {
@@ -143,39 +132,6 @@ struct Bench : sc_core::sc_module {
   std::vector<std::unique_ptr<sm::LooselyTimedSm>> sms;
 };
 
-std::vector<gigathread::SmPlace> flat_sms(uint32_t n) {
-  std::vector<gigathread::SmPlace> places;
-  for (uint32_t i = 0; i < n; ++i) places.push_back({0, i, 0});
-  return places;
-}
-
-GridRequest request(std::shared_ptr<const ptx::Program> program, const char* kernel,
-                    ptx::Dim3 grid, ptx::Dim3 block, uint64_t out = ptx::kGlobalBase) {
-  GridRequest r;
-  r.program = program;
-  for (const ptx::Function& f : program->functions) {
-    if (f.name == kernel) r.kernel = &f;
-  }
-  r.grid = grid;
-  r.block = block;
-  r.params.resize(8);
-  std::memcpy(r.params.data(), &out, 8);
-  return r;
-}
-
-/// Runs `body` in a thread of its own (run_grid blocks) and simulates until everything is done.
-void simulate(std::function<void()> body) {
-  struct Runner : sc_core::sc_module {
-    Runner(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b)) {
-      SC_HAS_PROCESS(Runner);
-      SC_THREAD(run);
-    }
-    void run() { body(); }
-    std::function<void()> body;
-  } runner("runner", std::move(body));
-  sc_core::sc_start();
-}
-
 uint64_t duration(const GridResult& r) {
   return r.stats.end_ps - r.stats.start_ps;
 }
@@ -183,9 +139,9 @@ uint64_t duration(const GridResult& r) {
 TEST(LooselyTimedSm, OneWarpTakesItsIssueCycles) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(1), {});
-  auto program = load(chain_kernel(100));
+  auto program = load_ptx(chain_kernel(100));
   GridResult result;
-  simulate([&] { result = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
+  simulate([&] { result = bench.dispatcher.run_grid(grid_request(program, "chain", 1, 32)); });
   ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
   EXPECT_EQ(result.stats.warp_instructions, 102u);
   EXPECT_EQ(duration(result), 102 * 4 * kCyclePs);
@@ -194,9 +150,9 @@ TEST(LooselyTimedSm, OneWarpTakesItsIssueCycles) {
 TEST(LooselyTimedSm, WarpsShareTheIssueRate) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(1), {});
-  auto program = load(chain_kernel(100));
+  auto program = load_ptx(chain_kernel(100));
   GridResult result;
-  simulate([&] { result = bench.dispatcher.run_grid(request(program, "chain", 1, 128)); });
+  simulate([&] { result = bench.dispatcher.run_grid(grid_request(program, "chain", 1, 128)); });
   ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
   EXPECT_EQ(duration(result), 4 * 102 * 4 * kCyclePs);  // 4 warps, one issue
 }
@@ -206,9 +162,9 @@ TEST(LooselyTimedSm, LoadStallsForTheMemoryLatencyAndDataArrives) {
   Bench bench("bench", flat_sms(1), {});
   const float x = 1.5f;
   std::memcpy(bench.at(0), &x, 4);
-  auto program = load(kLoadKernel);
+  auto program = load_ptx(kLoadKernel);
   GridResult result;
-  simulate([&] { result = bench.dispatcher.run_grid(request(program, "twice", 1, 1)); });
+  simulate([&] { result = bench.dispatcher.run_grid(grid_request(program, "twice", 1, 1)); });
   ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
   EXPECT_EQ(duration(result), 5 * 4 * kCyclePs + kLatencyPs);
   float y = 0;
@@ -220,8 +176,8 @@ TEST(CtaDispatcher, ThreadLimitHoldsThreeCtasAndKeepsTheIssueBusy) {
   testing::fresh_systemc();
   gigathread::SmLimits tesla;  // 768 threads, 8 CTAs, 8192 registers
   Bench bench("bench", flat_sms(1), tesla);
-  auto program = load(chain_kernel(100));
-  GridRequest r = request(program, "chain", 6, 256);
+  auto program = load_ptx(chain_kernel(100));
+  GridRequest r = grid_request(program, "chain", 6, 256);
   EXPECT_EQ(bench.dispatcher.ctas_per_sm(r), 3u);
   GridResult result;
   simulate([&] { result = bench.dispatcher.run_grid(r); });
@@ -236,8 +192,8 @@ TEST(CtaDispatcher, ThreadLimitHoldsThreeCtasAndKeepsTheIssueBusy) {
 TEST(CtaDispatcher, RegisterLimitAdmitsOneCtaAtATime) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(2), {});
-  auto program = load(chain_kernel(100));
-  GridRequest r = request(program, "chain", 4, 256);
+  auto program = load_ptx(chain_kernel(100));
+  GridRequest r = grid_request(program, "chain", 4, 256);
   r.registers_per_thread = 20;  // 5120 of 8192 registers per CTA
   std::string why;
   EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), 1u);
@@ -253,9 +209,9 @@ TEST(CtaDispatcher, RoundRobinSpreadsAcrossGpcsFirstAndFillPacks) {
   for (const char* policy : {"round_robin", "fill"}) {
     testing::fresh_systemc();
     Bench bench("bench", places, {}, policy);
-    auto program = load(kSmidKernel);
+    auto program = load_ptx(kSmidKernel);
     GridResult result;
-    simulate([&] { result = bench.dispatcher.run_grid(request(program, "smid", 4, 32)); });
+    simulate([&] { result = bench.dispatcher.run_grid(grid_request(program, "smid", 4, 32)); });
     ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
     std::vector<uint32_t> smid(4);
     for (uint32_t i = 0; i < 4; ++i) std::memcpy(&smid[i], bench.at(4 * i), 4);
@@ -269,7 +225,7 @@ TEST(CtaDispatcher, RoundRobinSpreadsAcrossGpcsFirstAndFillPacks) {
 TEST(CtaDispatcher, GridsFromTwoCallersRunConcurrently) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(2), {});
-  auto program = load(chain_kernel(100));
+  auto program = load_ptx(chain_kernel(100));
   GridResult a, b;
   struct Second : sc_core::sc_module {
     Second(sc_core::sc_module_name n, std::function<void()> f) : sc_module(n), body(std::move(f)) {
@@ -278,8 +234,8 @@ TEST(CtaDispatcher, GridsFromTwoCallersRunConcurrently) {
     }
     void run() { body(); }
     std::function<void()> body;
-  } second("second", [&] { b = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
-  simulate([&] { a = bench.dispatcher.run_grid(request(program, "chain", 1, 32)); });
+  } second("second", [&] { b = bench.dispatcher.run_grid(grid_request(program, "chain", 1, 32)); });
+  simulate([&] { a = bench.dispatcher.run_grid(grid_request(program, "chain", 1, 32)); });
   ASSERT_EQ(a.error, cmd::ErrorCode::None);
   ASSERT_EQ(b.error, cmd::ErrorCode::None);
   EXPECT_EQ(a.stats.start_ps, 0u);
@@ -291,17 +247,17 @@ TEST(CtaDispatcher, GridsFromTwoCallersRunConcurrently) {
 TEST(CtaDispatcher, RefusesBadLaunchesAndSurvivesAFault) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(2), {});
-  auto program = load(std::string(kFaultKernel) + kLoadKernel);
+  auto program = load_ptx(std::string(kFaultKernel) + kLoadKernel);
   const float x = 2.0f;
   std::memcpy(bench.at(0), &x, 4);
   GridResult zero, big_shared, fault, after;
   simulate([&] {
-    zero = bench.dispatcher.run_grid(request(program, "twice", 1, ptx::Dim3(0)));
-    GridRequest s = request(program, "twice", 1, 32);
+    zero = bench.dispatcher.run_grid(grid_request(program, "twice", 1, ptx::Dim3(0)));
+    GridRequest s = grid_request(program, "twice", 1, 32);
     s.dynamic_shared_bytes = 20000;
     big_shared = bench.dispatcher.run_grid(s);
-    fault = bench.dispatcher.run_grid(request(program, "faulty", 8, 64));
-    after = bench.dispatcher.run_grid(request(program, "twice", 1, 1));
+    fault = bench.dispatcher.run_grid(grid_request(program, "faulty", 8, 64));
+    after = bench.dispatcher.run_grid(grid_request(program, "twice", 1, 1));
   });
   EXPECT_EQ(zero.error, cmd::ErrorCode::InvalidLaunchConfig);
   EXPECT_NE(zero.message.find("zero dimension"), std::string::npos) << zero.message;
@@ -319,9 +275,9 @@ TEST(CtaDispatcher, RefusesBadLaunchesAndSurvivesAFault) {
 TEST(CtaDispatcher, WatchdogStopsAnEndlessKernel) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(1), {}, "round_robin", 100000);
-  auto program = load(kSpinKernel);
+  auto program = load_ptx(kSpinKernel);
   GridResult result;
-  simulate([&] { result = bench.dispatcher.run_grid(request(program, "spin", 2, 32)); });
+  simulate([&] { result = bench.dispatcher.run_grid(grid_request(program, "spin", 2, 32)); });
   EXPECT_EQ(result.error, cmd::ErrorCode::LaunchFailed);
   EXPECT_NE(result.message.find("watchdog"), std::string::npos) << result.message;
 }

@@ -1,0 +1,297 @@
+#include "models/sm/cycle_sm.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/sm/device_memory_view.h"
+
+namespace gpusoc::sm {
+
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
+                 StatGroup& stats_parent)
+    : sc_module(name),
+      mem_initiator(port_.mem_initiator),
+      sm_id_(sm_id),
+      config_(config),
+      cycle_ps_(config.cycle_ps()),
+      port_("port", sm_id, config.max_in_flight),
+      l1_(config.l1),
+      constant_(config.constant),
+      stats_(stats_parent, basename(), config.warp_slots) {
+  if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS))
+    throw ModelError(sc_module::name(), "the cycle-level SM needs a SystemC time resolution of 1 ps");
+  if (config.warp_slots == 0 || config.processing_blocks == 0)
+    throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
+  slots_.resize(config.warp_slots);
+  for (uint32_t b = 0; b < config.processing_blocks; ++b) {
+    blocks_.push_back(Block{make_warp_scheduler(config.scheduler, config.scheduler_options),
+                            ExecutionUnits(config.units), {}, {}, Stall::NoWarp});
+  }
+  SC_HAS_PROCESS(CycleSm);
+  SC_THREAD(run);
+}
+
+CycleSm::~CycleSm() = default;
+
+uint64_t CycleSm::now_cycle() const {
+  const uint64_t ps = sc_core::sc_time_stamp().value();
+  return (ps + cycle_ps_ - 1) / cycle_ps_;
+}
+
+sc_time CycleSm::time_of(uint64_t cycle) const { return sc_time(double(cycle * cycle_ps_), SC_PS); }
+
+void CycleSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
+  arriving_.push_back({&grid, ctaid, now_cycle()});
+  work_arrived_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CycleSm::report(ResidentCta& cta, bool failed, bool dropped, const std::string& message) {
+  CtaReport r;
+  r.ctaid = cta.ctaid;
+  r.start = time_of(cta.start_cycle);
+  r.end = std::max(time_of(cycle_), sc_core::sc_time_stamp());
+  r.failed = failed;
+  r.dropped = dropped;
+  r.message = message;
+  if (!failed && !dropped) {
+    cta.runner->add_stats(r.stats);
+    count(&CycleStats::ctas, cta.kernel);
+    count(&CycleStats::thread_instructions, cta.kernel, r.stats.thread_instructions);
+  }
+  if (cta.kernel && --resident_kernel(cta.kernel).ctas == 0) {
+    resident_kernels_.erase(std::find_if(resident_kernels_.begin(), resident_kernels_.end(),
+                                         [&](const auto& k) { return k.stats == cta.kernel; }));
+  }
+  GridWork& grid = *cta.grid;
+  runners_.give_back(grid, std::move(cta.runner));
+  listener_->cta_retired(grid, sm_id_, r);
+}
+
+bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
+  if (!vram_) vram_ = map_device_memory(*port_.mem_initiator.operator->(), name());
+  auto cta = std::make_unique<ResidentCta>();
+  cta->grid = &grid;
+  cta->ctaid = ctaid;
+  cta->runner = runners_.take(grid);
+  cta->runner->start(ctaid, sm_id_, vram_.get(), this);
+  cta->runner->set_timing_hooks(true, &cycle_);
+  cta->start_cycle = cycle_;
+  if (kernel_stats_) cta->kernel = &kernel_stats_->of(grid.launch.kernel->name);
+  const uint32_t warps = cta->runner->num_warps();
+  if (warps > config_.warp_slots - resident_warps_) {
+    throw ModelError(name(), fmt::format("a CTA of {} warps was placed with {} warp slots free",
+                                         warps, config_.warp_slots - resident_warps_));
+  }
+  for (uint32_t w = 0, s = 0; w < warps; ++s) {
+    WarpSlot& slot = slots_[s];
+    if (slot.cta) continue;
+    slot.cta = cta.get();
+    slot.warp = w++;
+    slot.ready_at = slot.hold_until = cycle_ + config_.cta_launch_cycles;
+    slot.stall = Stall::None;
+    slot.long_wait = false;
+    slot.loads_waiting = 0;
+    ++slot.generation;
+    slot.scoreboard.clear();
+    cta->slots.push_back(s);
+    Block& block = blocks_[s % blocks_.size()];
+    block.live.insert(std::upper_bound(block.live.begin(), block.live.end(), s), s);
+    block.scheduler->warp_added(s, warps_placed_++);
+  }
+  cta->live_warps = warps;
+  resident_warps_ += warps;
+  if (cta->kernel) {
+    ResidentKernel& k = resident_kernel(cta->kernel);
+    ++k.ctas;
+    k.warps += warps;
+  }
+  // A warp may be done before it starts (a CTA of threads that all exist is never empty, but its
+  // last warp may hold no thread of a partial block only if the block is empty, which the
+  // dispatcher refuses).
+  resident_.push_back(std::move(cta));
+  return true;
+}
+
+void CycleSm::admit_arrivals() {
+  // Reporting a dropped CTA can place another on this SM: take the list first.
+  std::vector<Arrival> batch;
+  batch.swap(arriving_);
+  for (const Arrival& a : batch) {
+    if (a.grid->failed) {  // its grid faulted before the CTA got here: it never starts
+      CtaReport r;
+      r.ctaid = a.ctaid;
+      r.start = r.end = sc_core::sc_time_stamp();
+      r.dropped = true;
+      listener_->cta_retired(*a.grid, sm_id_, r);
+      continue;
+    }
+    place(*a.grid, a.ctaid);
+  }
+}
+
+void CycleSm::finish_warp(uint32_t s) {
+  WarpSlot& slot = slots_[s];
+  ResidentCta& cta = *slot.cta;
+  Block& block = blocks_[s % blocks_.size()];
+  block.live.erase(std::find(block.live.begin(), block.live.end(), s));
+  block.scheduler->warp_removed(s);
+  slot.cta = nullptr;
+  slot.scoreboard.clear();
+  --resident_warps_;
+  if (cta.kernel) --resident_kernel(cta.kernel).warps;
+  if (--cta.live_warps == 0) cta.done_cycle = cycle_ + 1 + config_.cta_retire_cycles;
+}
+
+void CycleSm::release_slots(ResidentCta& cta) {
+  for (uint32_t w = 0; w < cta.slots.size(); ++w) {
+    const uint32_t s = cta.slots[w];
+    if (slots_[s].cta == &cta) finish_warp(s);
+  }
+}
+
+void CycleSm::fail_cta(ResidentCta& cta, const std::string& message) {
+  release_slots(cta);
+  synchronize_to(cycle_);
+  cta.grid->failed = true;
+  auto it = std::find_if(resident_.begin(), resident_.end(),
+                         [&](const auto& c) { return c.get() == &cta; });
+  std::unique_ptr<ResidentCta> failed = std::move(*it);
+  resident_.erase(it);
+  report(*failed, true, false, message);
+  drop_failed_grids();
+}
+
+void CycleSm::drop_failed_grids() {
+  for (size_t i = 0; i < resident_.size();) {
+    if (!resident_[i]->grid->failed) {
+      ++i;
+      continue;
+    }
+    std::unique_ptr<ResidentCta> cta = std::move(resident_[i]);
+    resident_.erase(resident_.begin() + long(i));
+    release_slots(*cta);
+    synchronize_to(cycle_);
+    report(*cta, false, true, "");
+  }
+}
+
+void CycleSm::retire_finished() {
+  for (size_t i = 0; i < resident_.size();) {
+    if (resident_[i]->done_cycle > cycle_) {
+      ++i;
+      continue;
+    }
+    std::unique_ptr<ResidentCta> cta = std::move(resident_[i]);
+    resident_.erase(resident_.begin() + long(i));
+    synchronize_to(cycle_);  // the listener hears of it at its simulated time
+    report(*cta, false, false, "");
+  }
+}
+
+CycleSm::ResidentKernel& CycleSm::resident_kernel(CycleStats* kernel) {
+  for (ResidentKernel& k : resident_kernels_)
+    if (k.stats == kernel) return k;
+  resident_kernels_.push_back(ResidentKernel{kernel});
+  return resident_kernels_.back();
+}
+
+uint64_t CycleSm::next_wake() const {
+  uint64_t next = kNever;
+  for (const Block& b : blocks_)
+    for (uint32_t s : b.live) next = std::min(next, slots_[s].ready_at);
+  if (!due_.empty()) next = std::min(next, due_.top().cycle);
+  for (const auto& cta : resident_) next = std::min(next, cta->done_cycle);
+  if (!arriving_.empty()) next = std::min(next, cycle_ + 1);
+  if (lsu_can_progress()) next = std::min(next, cycle_ + 1);
+  return next == kNever ? kNever : std::max(next, cycle_ + 1);
+}
+
+void CycleSm::advance_to(uint64_t target) {
+  if (target <= cycle_) return;
+  const uint64_t n = target - cycle_;
+  if (!resident_.empty()) {
+    stats_.cycles += n;
+    stats_.issue_slots += n * blocks_.size();
+    stats_.resident_warp_cycles += n * resident_warps_;
+    stats_.occupancy.sample(resident_warps_, n);
+    for (const ResidentKernel& k : resident_kernels_) {
+      k.stats->cycles += n;
+      k.stats->resident_warp_cycles += n * k.warps;
+      k.stats->occupancy.sample(k.warps, n);
+    }
+    for (const Block& b : blocks_) {
+      static constexpr Counter CycleStats::*kReasons[] = {
+          nullptr, &CycleStats::stall_pipeline, &CycleStats::stall_dependency,
+          &CycleStats::stall_memory, &CycleStats::stall_barrier, &CycleStats::stall_no_warp};
+      // A block's slot goes to the kernel that issued or is blamed for the stall; one no warp can
+      // be blamed for goes to the kernel resident longest. (Stall::None: the block issued this
+      // cycle; n > 1 only when no block did.)
+      CycleStats* kernel = b.charged_kernel;
+      if (!kernel && !resident_kernels_.empty()) kernel = resident_kernels_.front().stats;
+      if (kernel) kernel->issue_slots += n;
+      if (b.stall != Stall::None) count(kReasons[size_t(b.stall)], kernel, n);
+    }
+  }
+  cycle_ = target;
+}
+
+void CycleSm::synchronize_to(uint64_t cycle) {
+  const sc_time t = time_of(cycle);
+  if (t > sc_core::sc_time_stamp()) wait(t - sc_core::sc_time_stamp());
+}
+
+void CycleSm::wait_for_activity() {
+  if (resident_.empty() && arriving_.empty() && outstanding_ == 0 && lsu_queue_.empty() &&
+      outbox_.empty()) {
+    wait(work_arrived_);
+  } else {
+    // Replies whose time only the memory path knows, or END_REQ: let SystemC catch up to them.
+    synchronize_to(cycle_);
+    collect_replies();
+    if (arriving_.empty() && due_.empty() && !lsu_can_progress())
+      wait(port_.activity() | work_arrived_);
+  }
+  for (Block& b : blocks_)
+    if (b.stall == Stall::None) b.stall = b.live.empty() ? Stall::NoWarp : Stall::Memory;
+  advance_to(std::max(cycle_, now_cycle()));
+}
+
+void CycleSm::run() {
+  const uint64_t quantum_ps = config_.quantum.value();
+  for (;;) {
+    if (!arriving_.empty()) {
+      cycle_ = std::max(cycle_, now_cycle());
+      admit_arrivals();
+    }
+    drop_failed_grids();
+    collect_replies();
+    land_replies();
+    retire_finished();
+    const bool issued = issue_cycle();
+    lsu_cycle();
+    send_cycle();
+    collect_replies();  // replies the target answered at once belong in the next wake-up
+    const uint64_t next = issued ? cycle_ + 1 : next_wake();
+    if (next == kNever) {
+      wait_for_activity();
+      continue;
+    }
+    // Jump at most a quantum past SystemC time, so that CTAs and replies arriving meanwhile are
+    // late by no more than that.
+    const uint64_t horizon = (sc_core::sc_time_stamp().value() + quantum_ps) / cycle_ps_;
+    if (next > horizon) {
+      advance_to(std::max(horizon, cycle_ + 1));
+      synchronize_to(cycle_);
+      continue;
+    }
+    advance_to(next);
+    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + quantum_ps) synchronize_to(cycle_);
+  }
+}
+
+}  // namespace gpusoc::sm

@@ -1,0 +1,213 @@
+// The cycle-level SM. Its processing blocks each pick one warp per cycle (WarpScheduler), check
+// the warp's next instruction against its scoreboard and the block's pipelines, and issue it;
+// the PTX core executes it functionally at issue (one instruction at a time: ptx::CtaRunner::step),
+// and the SM decides when its results are ready. Loads, stores and atomics go through the LSU:
+// shared memory (bank conflicts), the constant cache, the coalescer and the L1 (sectored, MSHRs),
+// and misses leave as approximately timed requests on `mem_initiator` (MemoryRequestPort).
+//
+// Time: one SC_THREAD per SM counts cycles in plain C++ and runs ahead of SystemC time by at most
+// a quantum. A cycle in which nothing can happen is skipped: the SM jumps to the next cycle at
+// which a register lands, a unit frees, a memory reply returns or a CTA arrives. It waits on
+// SystemC only for the quantum, for replies whose time it cannot know yet, and when it is empty.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/sparse_memory.h"
+#include "models/ptx/cta_runner.h"
+#include "models/sm/coalescer.h"
+#include "models/sm/cta_runner_pool.h"
+#include "models/sm/cycle_sm_config.h"
+#include "models/sm/cycle_sm_stats.h"
+#include "models/sm/execution_units.h"
+#include "models/sm/memory_request_port.h"
+#include "models/sm/scoreboard.h"
+#include "models/sm/sectored_cache.h"
+#include "models/sm/sm_interface.h"
+#include "models/sm/warp_scheduler.h"
+
+namespace gpusoc::sm {
+
+class CycleSm : public sc_core::sc_module,
+                public StreamingMultiprocessor,
+                private ptx::GlobalAccessObserver {
+ public:
+  CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
+          StatGroup& stats_parent);
+  ~CycleSm() override;
+
+  tlm_utils::simple_initiator_socket<MemoryRequestPort>& mem_initiator;
+
+  uint32_t sm_id() const override { return sm_id_; }
+  void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
+  void set_listener(CtaRetirementListener& listener) override { listener_ = &listener; }
+  const CycleStats& stats() const { return stats_; }
+  /// Also count per kernel, in `table` (shared by the GPU's SMs); without it, per SM only.
+  void set_kernel_stats(KernelCycleStats& table) { kernel_stats_ = &table; }
+  /// The SM's cycle counter: what %clock reads on it.
+  uint64_t cycle() const { return cycle_; }
+
+ private:
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  static constexpr uint32_t kNone = ~uint32_t(0);
+  // Why a warp could not issue, nearest to issuing first.
+  enum class Stall : uint8_t { None, Pipeline, Dependency, Memory, Barrier, NoWarp };
+  struct ResidentCta {
+    GridWork* grid = nullptr;
+    ptx::Dim3 ctaid;
+    std::unique_ptr<ptx::CtaRunner> runner;
+    std::vector<uint32_t> slots;  // per warp of the CTA: its warp slot
+    uint64_t start_cycle = 0;
+    uint32_t live_warps = 0;
+    uint64_t done_cycle = kNever;  // once every warp finished: when the CTA leaves
+    CycleStats* kernel = nullptr;  // its kernel's counts (null: none kept)
+  };
+  struct WarpSlot {
+    ResidentCta* cta = nullptr;  // null: free
+    uint32_t warp = 0;           // index in its CTA
+    uint64_t ready_at = 0;       // no use checking before this cycle (kNever: woken by an event)
+    uint64_t hold_until = 0;     // its own last issue (a branch), start or barrier holds it till
+    Stall stall = Stall::None;   // why it could not issue when last checked
+    bool long_wait = false;      // told the scheduler it waits (memory or a barrier)
+    uint32_t loads_waiting = 0;  // loads and atomics in flight whose results it will read
+    uint32_t generation = 0;     // placements so far: replies for an earlier warp leave it be
+    Scoreboard scoreboard;
+  };
+  struct Block {
+    std::unique_ptr<WarpScheduler> scheduler;
+    ExecutionUnits units;
+    std::vector<uint32_t> live;   // occupied slots of this block, in slot order
+    std::vector<uint32_t> order;  // scratch for the scheduler
+    Stall stall = Stall::NoWarp;  // why the block did not issue this cycle
+    CycleStats* charged_kernel = nullptr;  // the kernel charged with this cycle's slot
+  };
+  struct ResidentKernel {
+    CycleStats* stats;
+    uint32_t ctas = 0;
+    uint32_t warps = 0;
+  };
+  // A load, atomic or other access whose result lands when all its parts are done.
+  struct Access {
+    uint32_t slot = 0;
+    uint32_t generation = 0;
+    uint32_t parts = 0;  // lines still outstanding
+    uint64_t ready = 0;  // latest part's completion so far
+    bool has_result = false;  // the warp counts it in loads_waiting
+    bool live = false;
+  };
+  enum class LineKind : uint8_t { CachedLoad, ConstLoad, Load, Store, Atomic };
+  struct QueuedLine {
+    uint64_t line;
+    uint32_t sectors;  // mask
+    uint32_t access;   // kNone for stores
+    LineKind kind;
+    uint32_t slot;
+    CycleStats* kernel;
+  };
+  struct Due {  // a memory reply landing at a cycle
+    uint64_t cycle;
+    uint64_t tag;
+    bool operator>(const Due& o) const { return cycle != o.cycle ? cycle > o.cycle : tag > o.tag; }
+  };
+  struct Arrival {
+    GridWork* grid;
+    ptx::Dim3 ctaid;
+    uint64_t cycle;
+  };
+
+  // cycle_sm.cpp: the cycle loop, CTAs in and out
+  void run();
+  void admit_arrivals();
+  bool place(GridWork& grid, ptx::Dim3 ctaid);
+  void retire_finished();
+  void finish_warp(uint32_t slot);
+  void release_slots(ResidentCta& cta);
+  void fail_cta(ResidentCta& cta, const std::string& message);
+  void drop_failed_grids();
+  void report(ResidentCta& cta, bool failed, bool dropped, const std::string& message);
+  uint64_t next_wake() const;
+  /// Adds `n` to a counter of the SM and of `kernel` (if kept).
+  void count(Counter CycleStats::*counter, CycleStats* kernel, uint64_t n = 1) {
+    (stats_.*counter) += n;
+    if (kernel) (kernel->*counter) += n;
+  }
+  ResidentKernel& resident_kernel(CycleStats* kernel);
+  void advance_to(uint64_t cycle);
+  /// Lets SystemC time catch up with `cycle` (no-op when it is there already).
+  void synchronize_to(uint64_t cycle);
+  void wait_for_activity();
+  uint64_t now_cycle() const;
+  sc_core::sc_time time_of(uint64_t cycle) const;
+  // cycle_sm_issue.cpp: scheduling and issue
+  bool issue_cycle();  // whether any block issued
+  bool try_issue(Block& block, uint32_t slot);
+  void wake_released(ResidentCta& cta);
+  /// Tells the slot's scheduler whether the warp now waits long (on memory or at a barrier).
+  void update_long_wait(uint32_t slot);
+  // cycle_sm_lsu.cpp: memory accesses
+  void global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
+                     unsigned bytes) override;
+  void on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind, const uint64_t* addresses,
+                      ptx::LaneMask lanes, unsigned bytes) override;
+  void queue_lines(LineKind kind, uint32_t access_id);
+  uint32_t new_access(uint32_t slot);
+  uint32_t issuing_access();  // the access of the instruction being issued, made on first use
+  void part_done(uint32_t access_id, uint64_t cycle);
+  void lsu_cycle();
+  void send_cycle();
+  void collect_replies();
+  void land_replies();
+  bool lsu_can_progress() const;  // the LSU or the port has work it can do next cycle
+  bool can_send() const;          // a request waits and the port and in-flight cap allow it
+  bool lsu_has_room() const;      // room in the LSU queue for a warp's worth of lines
+
+  const uint32_t sm_id_;
+  const CycleSmConfig config_;
+  const uint64_t cycle_ps_;
+  MemoryRequestPort port_;
+  CtaRetirementListener* listener_ = nullptr;
+  std::unique_ptr<SparseMemory> vram_;
+  CtaRunnerPool runners_;
+
+  uint64_t cycle_ = 0;
+  uint64_t warps_placed_ = 0;  // ages for the schedulers
+  std::vector<Arrival> arriving_;
+  sc_core::sc_event work_arrived_;
+  std::vector<std::unique_ptr<ResidentCta>> resident_;
+  std::vector<WarpSlot> slots_;
+  std::vector<Block> blocks_;
+  uint32_t resident_warps_ = 0;
+  std::vector<ResidentKernel> resident_kernels_;  // kernels with CTAs here (when kept)
+  KernelCycleStats* kernel_stats_ = nullptr;
+
+  // The instruction being issued, for the memory observer.
+  uint32_t issuing_slot_ = 0;
+  uint32_t issuing_access_ = kNone;
+  const ptx::Inst* issuing_ = nullptr;
+
+  // LSU
+  std::vector<Access> accesses_;
+  std::vector<uint32_t> free_accesses_;
+  std::vector<LineRequest> lines_;  // scratch for the coalescer
+  std::deque<QueuedLine> lsu_queue_;  // lines waiting for the L1 or the port
+  bool lsu_waits_for_mshr_ = false;
+  std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
+  std::deque<MemoryRequest> outbox_;   // requests waiting for the port
+  uint32_t outstanding_ = 0;           // requests sent whose reply has not landed
+  SectoredCache l1_;
+  SectoredCache constant_;
+  uint64_t shared_free_ = 0;  // the shared-memory banks' next free cycle
+  std::vector<MemoryCompletion> replies_;  // scratch
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+  std::vector<uint64_t> woken_;  // scratch for cache fills
+
+  CycleStats stats_;
+};
+
+}  // namespace gpusoc::sm

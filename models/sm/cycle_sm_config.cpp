@@ -1,0 +1,190 @@
+#include "models/sm/cycle_sm_config.h"
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+
+namespace gpusoc::sm {
+namespace {
+
+using U32 = uint32_t;
+using ptx::InstClass;
+
+// Defaults: the Tesla SM of the 8800 GTX (one scheduler, 8 SPs, 2 SFUs, a warp instruction issued
+// over 4 shader cycles, SFU at quarter rate, about 24 cycles of register-to-register latency as
+// Volkov and Demmel measured on G80, no L1 data cache, 16 shared-memory banks).
+const Param<U32> kBlocks{"sm.processing_blocks", 1, "blocks",
+                         "processing blocks (sub-cores) per SM, each with its own warp "
+                         "scheduler, dispatch and pipelines; warp slot s belongs to block s % n",
+                         Range{1, 8}};
+const Param<std::string> kScheduler{"sm.scheduler", "gto", "",
+                                    "warp scheduling policy of each processing block: lrr "
+                                    "(loose round-robin), gto (greedy-then-oldest), two_level",
+                                    OneOf{"lrr", "gto", "two_level"}};
+const Param<U32> kTwoLevelActive{"sm.two_level_active_warps", 8, "warps",
+                                 "size of the two_level scheduler's active set, per block",
+                                 Range{1, 64}};
+
+const char* const kUnitDoc[kNumUnits] = {"integer", "FP32", "FP64", "special-function",
+                                         "load/store", "texture", "branch"};
+struct UnitDefaults {
+  U32 lanes, latency;
+};
+constexpr UnitDefaults kUnitDefaults[kNumUnits] = {{8, 24}, {8, 24}, {1, 32}, {2, 28},
+                                                   {8, 4},  {8, 4},  {8, 4}};
+
+// One lanes and one latency parameter per unit, declared at namespace scope like every Param.
+struct UnitParams {
+  explicit UnitParams(Unit u)
+      : lanes(fmt::format("sm.unit.{}.lanes", unit_name(u)), kUnitDefaults[size_t(u)].lanes,
+              "lanes",
+              fmt::format("{} lanes per processing block: a warp instruction occupies the unit "
+                          "for 32 / lanes cycles",
+                          kUnitDoc[size_t(u)]),
+              Range{1, 32}.power_of_two()),
+        latency(fmt::format("sm.unit.{}.latency", unit_name(u)), kUnitDefaults[size_t(u)].latency,
+                "cycles",
+                u == Unit::Lsu
+                    ? std::string("load/store unit issue latency (memory timing comes from "
+                                  "shared memory, the caches and the memory path)")
+                    : fmt::format("cycles from issuing a {} instruction to its result (for "
+                                  "branches: to the warp's next issue)",
+                                  kUnitDoc[size_t(u)]),
+                Range{1, 1024}) {}
+  Param<U32> lanes;
+  Param<U32> latency;
+};
+const UnitParams kUnits[kNumUnits] = {UnitParams(Unit::Int),  UnitParams(Unit::Fp32),
+                                      UnitParams(Unit::Fp64), UnitParams(Unit::Sfu),
+                                      UnitParams(Unit::Lsu),  UnitParams(Unit::Tex),
+                                      UnitParams(Unit::Branch)};
+
+const Param<std::string> kConversionUnit{
+    "sm.class_unit.conversion", "fp32", "",
+    "unit that runs conversions (cvt): fp32 on Tesla's SPs, sfu where conversions are "
+    "quarter rate",
+    OneOf{"int", "fp32", "fp64", "sfu"}};
+const Param<std::string> kMoveUnit{"sm.class_unit.move", "int", "", "unit that runs moves",
+                                   OneOf{"int", "fp32"}};
+const Param<std::string> kWarpLevelUnit{"sm.class_unit.warp_level", "int", "",
+                                        "unit that runs shfl, vote, redux and match",
+                                        OneOf{"int", "fp32", "lsu"}};
+
+const Param<U32> kRegisterBanks{"sm.register_banks", 0, "banks",
+                                "register-file banks per processing block for operand-collector "
+                                "conflicts (sources in one bank are read one per cycle); 0 "
+                                "switches the model off",
+                                Range{0, 32}};
+const Param<U32> kSharedBanks{"sm.shared_banks", 16, "banks", "shared-memory banks",
+                              Range{1, 64}.power_of_two()};
+const Param<U32> kSharedBankBytes{"sm.shared_bank_bytes", 4, "bytes", "width of a shared-memory bank",
+                                  Range{4, 8}.power_of_two()};
+const Param<U32> kSharedLatency{"sm.shared_latency", 36, "cycles",
+                                "cycles from a conflict-free shared-memory access to its data",
+                                Range{1, 1024}};
+
+// The caches: one set of parameters per cache, under a prefix.
+struct CacheParams {
+  CacheParams(const std::string& prefix, const std::string& what, U32 size, U32 ways, U32 line,
+              U32 sector, U32 latency, U32 mshrs)
+      : size(prefix + ".size_bytes", size, "bytes", what + " capacity; 0: no cache",
+             Range{0, 1u << 30}),
+        ways(prefix + ".ways", ways, "ways", what + " associativity", Range{1, 64}),
+        line(prefix + ".line_bytes", line, "bytes", what + " line size",
+             Range{32, 1024}.power_of_two()),
+        sector(prefix + ".sector_bytes", sector, "bytes", what + " sector size (fill granule)",
+               Range{4, 1024}.power_of_two()),
+        latency(prefix + ".hit_latency", latency, "cycles", what + " hit latency", Range{1, 1024}),
+        mshrs(prefix + ".mshrs", mshrs, "entries", what + " miss status holding registers",
+              Range{1, 4096}),
+        merges(prefix + ".max_merges", 8, "requests",
+               "requests one " + what + " MSHR serves (the first included)", Range{1, 1024}) {}
+  SectoredCacheConfig get(const Config& c, const std::string& prefix) const {
+    SectoredCacheConfig r;
+    r.size_bytes = size.get(c);
+    r.ways = ways.get(c);
+    r.line_bytes = line.get(c);
+    r.sector_bytes = sector.get(c);
+    r.hit_latency = latency.get(c);
+    r.mshrs = mshrs.get(c);
+    r.max_merges = merges.get(c);
+    const std::string bad = r.problem(prefix);
+    if (!bad.empty()) throw ConfigError(bad);
+    return r;
+  }
+  Param<U32> size, ways, line, sector, latency, mshrs, merges;
+};
+const CacheParams kL1{"sm.l1", "L1 data cache", 0, 4, 128, 32, 28, 32};
+const CacheParams kConstant{"sm.const_cache", "constant cache", 8192, 4, 64, 64, 4, 8};
+
+const Param<U32> kParamLatency{"sm.param_latency", 4, "cycles",
+                               "cycles to read a kernel parameter (constant bank 0)",
+                               Range{1, 1024}};
+const Param<U32> kLsuQueue{"sm.lsu.queue_lines", 128, "lines",
+                           "cache lines accesses may queue for the L1 or the memory port; a "
+                           "memory instruction issues only with room for the 64 lines a warp "
+                           "can touch",
+                           Range{64, 4096}};
+const Param<U32> kInFlight{"sm.lsu.max_in_flight", 64, "requests",
+                           "memory requests an SM may have outstanding", Range{1, 4096}};
+const Param<U32> kBarrier{"sm.barrier_cycles", 2, "cycles",
+                          "from a barrier's last arrival to the release of its warps",
+                          Range{0, 1024}};
+const Param<U32> kCtaLaunch{"sm.cta_launch_cycles", 0, "cycles",
+                            "cycles to start a CTA's warps once the SM receives it", Range{0, 1 << 20}};
+const Param<U32> kCtaRetire{"sm.cta_retire_cycles", 0, "cycles",
+                            "cycles from a CTA's last warp finishing to its slot being free",
+                            Range{0, 1 << 20}};
+const Param<double> kQuantumNs{"sm.cycle.quantum_ns", 1000.0, "ns",
+                               "how far a cycle-level SM may run ahead of SystemC time "
+                               "(temporal decoupling quantum)",
+                               Range{1, 1e9}};
+
+Unit unit_named(const std::string& name) {
+  for (size_t u = 0; u < kNumUnits; ++u)
+    if (name == unit_name(Unit(u))) return Unit(u);
+  return Unit::Int;  // unreachable: OneOf validated the name
+}
+
+}  // namespace
+
+CycleSmConfig CycleSmConfig::from_config(const Config& config) {
+  CycleSmConfig c;
+  c.processing_blocks = kBlocks.get(config);
+  c.scheduler = kScheduler.get(config);
+  c.scheduler_options.two_level_active_warps = kTwoLevelActive.get(config);
+  for (size_t u = 0; u < kNumUnits; ++u) {
+    c.units.units[u].lanes = kUnits[u].lanes.get(config);
+    c.units.units[u].latency = kUnits[u].latency.get(config);
+  }
+  auto& of = c.units.unit_of;
+  of[size_t(InstClass::Int)] = Unit::Int;
+  of[size_t(InstClass::Fp32)] = Unit::Fp32;
+  of[size_t(InstClass::Fp64)] = Unit::Fp64;
+  of[size_t(InstClass::Sfu)] = Unit::Sfu;
+  of[size_t(InstClass::Conversion)] = unit_named(kConversionUnit.get(config));
+  of[size_t(InstClass::Move)] = unit_named(kMoveUnit.get(config));
+  of[size_t(InstClass::Memory)] = Unit::Lsu;
+  of[size_t(InstClass::Control)] = Unit::Branch;
+  of[size_t(InstClass::Sync)] = Unit::Branch;
+  of[size_t(InstClass::WarpLevel)] = unit_named(kWarpLevelUnit.get(config));
+  c.register_banks = kRegisterBanks.get(config);
+  c.shared.banks = kSharedBanks.get(config);
+  c.shared.bank_bytes = kSharedBankBytes.get(config);
+  c.shared_latency = kSharedLatency.get(config);
+  c.l1 = kL1.get(config, "sm.l1");
+  c.constant = kConstant.get(config, "sm.const_cache");
+  if (!c.constant.enabled())
+    throw ConfigError("sm.const_cache.size_bytes: the constant cache cannot be switched off");
+  c.param_latency = kParamLatency.get(config);
+  c.lsu_queue = kLsuQueue.get(config);
+  c.max_in_flight = kInFlight.get(config);
+  c.barrier_cycles = kBarrier.get(config);
+  c.cta_launch_cycles = kCtaLaunch.get(config);
+  c.cta_retire_cycles = kCtaRetire.get(config);
+  c.quantum = sc_core::sc_time(kQuantumNs.get(config), sc_core::SC_NS);
+  return c;
+}
+
+}  // namespace gpusoc::sm

@@ -1,0 +1,207 @@
+// The cycle-level SM's issue stage: each processing block tries its warps in its scheduler's
+// order and issues the first whose next instruction has its registers and its unit free.
+#include "models/sm/cycle_sm.h"
+
+#include <algorithm>
+
+namespace gpusoc::sm {
+namespace {
+
+using ptx::Inst;
+using ptx::Operand;
+
+// Register operands of an instruction, numbered across call frames (frame + index).
+struct RegisterUse {
+  uint32_t sources[ptx::kMaxOperands + 2];
+  uint32_t dests[ptx::kMaxOperands + 1];
+  unsigned num_sources = 0, num_dests = 0;
+
+  RegisterUse(const Inst& in, uint32_t frame) {
+    for (unsigned i = 0; i < in.num_dst; ++i) {
+      const Operand& o = in.dst(i);
+      if (o.kind == Operand::Kind::Reg && o.reg != ptx::kNoReg) dests[num_dests++] = frame + o.reg;
+    }
+    if (in.flags & ptx::kCarryOut) dests[num_dests++] = frame + ptx::kCarryReg;
+    for (unsigned i = 0; i < in.num_src; ++i) {
+      const Operand& o = in.src(i);
+      if ((o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) && o.reg != ptx::kNoReg)
+        sources[num_sources++] = frame + o.reg;
+    }
+    if (in.guard != ptx::kNoReg) sources[num_sources++] = frame + in.guard;
+    if ((in.flags & ptx::kCarryIn) && num_sources < ptx::kMaxOperands + 2)
+      sources[num_sources++] = frame + ptx::kCarryReg;
+  }
+  // Sources and destinations together, for the scoreboard (RAW and WAW).
+  unsigned all(uint32_t* out) const {
+    std::copy(sources, sources + num_sources, out);
+    std::copy(dests, dests + num_dests, out + num_sources);
+    return num_sources + num_dests;
+  }
+};
+
+}  // namespace
+
+bool CycleSm::try_issue(Block& block, uint32_t s) {
+  WarpSlot& slot = slots_[s];
+  if (slot.ready_at > cycle_) return false;
+  ResidentCta& cta = *slot.cta;
+  ptx::CtaRunner& runner = *cta.runner;
+  if (runner.warp(slot.warp).state() == ptx::Warp::State::AtBarrier) {
+    slot.stall = Stall::Barrier;
+    slot.ready_at = kNever;
+    return false;
+  }
+  const Inst* in = nullptr;
+  try {
+    in = runner.next_instruction(slot.warp);
+  } catch (const ptx::ExecutionError& e) {  // its end left the others deadlocked at a barrier
+    fail_cta(cta, e.what());
+    return true;
+  }
+  if (!in) {  // it ran off the end of the kernel
+    wake_released(cta);
+    finish_warp(s);
+    return false;
+  }
+  const RegisterUse regs(*in, runner.warp(slot.warp).register_frame());
+  uint32_t all[2 * ptx::kMaxOperands + 3];
+  const unsigned n = regs.all(all);
+  const uint64_t ready = slot.scoreboard.ready_cycle(all, n, cycle_);
+  if (ready > cycle_) {
+    slot.stall = slot.scoreboard.waits_on_memory(all, n) ? Stall::Memory : Stall::Dependency;
+    slot.ready_at = ready == Scoreboard::kUnknown ? kNever : ready;
+    return false;
+  }
+  const Unit unit = block.units.unit_of(in->cls);
+  uint64_t unit_free = block.units.free_at(unit);
+  if (in->space == ptx::StateSpace::Shared) unit_free = std::max(unit_free, shared_free_);
+  if (unit_free > cycle_) {
+    slot.stall = Stall::Pipeline;
+    slot.ready_at = unit_free;
+    return false;
+  }
+  if (unit == Unit::Lsu && !lsu_has_room()) {  // woken when the LSU drains
+    slot.stall = Stall::Pipeline;
+    slot.ready_at = kNever;
+    lsu_waiters_.push_back(s);
+    return false;
+  }
+
+  // Issue: the PTX core executes it now; the SM decides when its results land.
+  const uint32_t extra =
+      operand_bank_conflict_cycles(regs.sources, regs.num_sources, config_.register_banks);
+  const uint64_t result = block.units.issue(unit, cycle_, extra);
+  issuing_slot_ = s;
+  issuing_ = in;
+  issuing_access_ = kNone;
+  const size_t queued_before = lsu_queue_.size();
+  try {
+    runner.step(slot.warp, 1);
+  } catch (const ptx::ExecutionError& e) {  // a kernel fault; model errors propagate
+    // The faulting access never leaves the SM.
+    lsu_queue_.resize(queued_before);
+    if (issuing_access_ != kNone) free_accesses_.push_back(issuing_access_);
+    fail_cta(cta, e.what());
+    return true;
+  }
+  block.scheduler->issued(s);
+  count(&CycleStats::warp_instructions, cta.kernel);
+  if (issuing_access_ == kNone) {
+    for (unsigned i = 0; i < regs.num_dests; ++i) slot.scoreboard.reserve(regs.dests[i], result);
+  } else {
+    Access& a = accesses_[issuing_access_];
+    if (a.parts == 0) {  // served on chip: the time is known already
+      for (unsigned i = 0; i < regs.num_dests; ++i)
+        slot.scoreboard.reserve(regs.dests[i], std::max(a.ready, cycle_ + 1), 0, true);
+      a.live = false;
+      free_accesses_.push_back(issuing_access_);
+    } else {
+      for (unsigned i = 0; i < regs.num_dests; ++i)
+        slot.scoreboard.reserve(regs.dests[i], Scoreboard::kUnknown, issuing_access_);
+      if (regs.num_dests) {
+        a.has_result = true;
+        ++slot.loads_waiting;
+      }
+    }
+  }
+  // One instruction per warp per cycle; a branch holds its warp until it resolves.
+  slot.ready_at = slot.hold_until = unit == Unit::Branch ? result : cycle_ + 1;
+  slot.stall = Stall::None;
+  const ptx::Warp& warp = runner.warp(slot.warp);
+  if (warp.state() == ptx::Warp::State::AtBarrier) {
+    slot.stall = Stall::Barrier;
+    slot.ready_at = kNever;
+  }
+  wake_released(cta);
+  if (warp.state() == ptx::Warp::State::Done) {
+    finish_warp(s);
+  } else {
+    update_long_wait(s);
+  }
+  return true;
+}
+
+void CycleSm::update_long_wait(uint32_t s) {
+  WarpSlot& slot = slots_[s];
+  const bool waits = slot.loads_waiting > 0 || slot.stall == Stall::Barrier;
+  if (waits == slot.long_wait) return;
+  slot.long_wait = waits;
+  blocks_[s % blocks_.size()].scheduler->long_latency_wait(s, waits);
+}
+
+void CycleSm::wake_released(ResidentCta& cta) {
+  for (uint32_t w : cta.runner->released()) {
+    WarpSlot& slot = slots_[cta.slots[w]];
+    if (slot.cta != &cta) continue;
+    slot.hold_until = std::max(slot.hold_until, cycle_ + std::max(1u, config_.barrier_cycles));
+    slot.ready_at = slot.hold_until;
+    slot.stall = Stall::None;
+    update_long_wait(cta.slots[w]);
+  }
+}
+
+bool CycleSm::issue_cycle() {
+  bool any = false;
+  for (Block& block : blocks_) {
+    if (block.live.empty()) {
+      block.stall = Stall::NoWarp;
+      block.charged_kernel = nullptr;
+      continue;
+    }
+    // A block that cannot issue reports the stall nearest to issuing (Stall's order); warps
+    // that only wait for their own last issue or their start leave it at "no eligible warp".
+    Stall worst = Stall::NoWarp;
+    block.charged_kernel = nullptr;
+    auto note = [&](const WarpSlot& slot) {
+      if (slot.cta && slot.stall != Stall::None && uint8_t(slot.stall) < uint8_t(worst)) {
+        worst = slot.stall;
+        block.charged_kernel = slot.cta->kernel;
+      }
+    };
+    // Most cycles of a busy SM find no warp of the block due: settle those without the scheduler.
+    bool any_due = false;
+    for (uint32_t s : block.live) any_due |= slots_[s].ready_at <= cycle_;
+    if (!any_due) {
+      for (uint32_t s : block.live) note(slots_[s]);
+      block.stall = worst;
+      continue;
+    }
+    block.scheduler->order(block.live, block.order);
+    bool issued = false;
+    for (uint32_t s : block.order) {
+      if (!slots_[s].cta) continue;  // a fault freed it during this cycle
+      CycleStats* kernel = slots_[s].cta->kernel;  // try_issue may free the slot
+      if (try_issue(block, s)) {
+        issued = true;
+        block.charged_kernel = kernel;
+        break;
+      }
+      note(slots_[s]);
+    }
+    block.stall = issued ? Stall::None : worst;
+    any |= issued;
+  }
+  return any;
+}
+
+}  // namespace gpusoc::sm

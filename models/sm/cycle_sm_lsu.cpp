@@ -1,0 +1,263 @@
+// The cycle-level SM's load/store path: the PTX core reports each access as it executes; shared,
+// parameter and local accesses are timed on the spot, global and constant ones become cache lines
+// queued for the LSU, which looks up one line per cycle in the L1 or the constant cache and hands
+// misses, stores and atomics to the memory port, one request per cycle.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/sm/cycle_sm.h"
+
+namespace gpusoc::sm {
+namespace {
+
+// Reply tags: what a memory reply completes.
+constexpr uint64_t kTagKind = uint64_t(3) << 62;
+constexpr uint64_t kAccessTag = 0;               // | access id: an uncached load or atomic
+constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
+constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
+constexpr uint64_t kStoreTag = uint64_t(3) << 62;
+
+// Where a local-memory offset of a lane lies in the interleaved layout hardware uses (consecutive
+// 32-bit words of one thread are a warp apart), so that same-offset accesses of a warp coalesce.
+uint64_t interleaved_local(uint64_t offset, unsigned lane) {
+  return (offset / 4) * 4 * ptx::kWarpSize + lane * 4 + offset % 4;
+}
+
+}  // namespace
+
+uint32_t CycleSm::new_access(uint32_t slot) {
+  uint32_t id;
+  if (!free_accesses_.empty()) {
+    id = free_accesses_.back();
+    free_accesses_.pop_back();
+  } else {
+    id = uint32_t(accesses_.size());
+    accesses_.emplace_back();
+  }
+  accesses_[id] = Access{slot, slots_[slot].generation, 0, cycle_, false, true};
+  return id;
+}
+
+uint32_t CycleSm::issuing_access() {
+  if (issuing_access_ == kNone) issuing_access_ = new_access(issuing_slot_);
+  return issuing_access_;
+}
+
+void CycleSm::part_done(uint32_t id, uint64_t cycle) {
+  Access& a = accesses_[id];
+  a.ready = std::max(a.ready, cycle);
+  if (--a.parts != 0) return;
+  WarpSlot& slot = slots_[a.slot];
+  if (slot.cta && slot.generation == a.generation) {
+    slot.scoreboard.complete(id, a.ready);
+    slot.ready_at = std::min(slot.ready_at, std::max({a.ready, cycle_, slot.hold_until}));
+    if (a.has_result) {
+      --slot.loads_waiting;
+      update_long_wait(a.slot);
+    }
+  }
+  a.live = false;
+  free_accesses_.push_back(id);
+}
+
+void CycleSm::global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
+                            unsigned bytes) {
+  CoalescerGeometry geometry;
+  if (config_.l1.enabled()) geometry = {config_.l1.line_bytes, config_.l1.sector_bytes};
+  coalesce(addresses, lanes, bytes, geometry, lines_);
+  CycleStats* kernel = slots_[issuing_slot_].cta->kernel;
+  count(&CycleStats::global_accesses, kernel);
+  count(&CycleStats::global_lines, kernel, lines_.size());
+  for (const LineRequest& l : lines_)
+    count(&CycleStats::global_sectors, kernel, sector_count(l.sector_mask));
+  LineKind line_kind = LineKind::Store;
+  uint32_t access = kNone;
+  if (kind == ptx::GlobalAccess::Load) {
+    const bool cached = config_.l1.enabled() && !(issuing_->flags & ptx::kVolatile);
+    line_kind = cached ? LineKind::CachedLoad : LineKind::Load;
+    access = issuing_access();
+  } else if (kind == ptx::GlobalAccess::Atomic) {
+    line_kind = LineKind::Atomic;
+    access = issuing_access();
+  }
+  queue_lines(line_kind, access);
+}
+
+void CycleSm::queue_lines(LineKind kind, uint32_t access) {
+  for (const LineRequest& l : lines_) {
+    lsu_queue_.push_back(QueuedLine{l.line_address, l.sector_mask, access, kind, issuing_slot_,
+                                    slots_[issuing_slot_].cta->kernel});
+    if (access != kNone) ++accesses_[access].parts;
+  }
+}
+
+void CycleSm::on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind,
+                             const uint64_t* addresses, ptx::LaneMask lanes, unsigned bytes) {
+  const bool has_result = kind != ptx::GlobalAccess::Store;
+  uint64_t ready = cycle_;
+  switch (space) {
+    case ptx::StateSpace::Shared: {
+      const uint32_t degree = config_.shared.conflict_degree(addresses, lanes, bytes);
+      const uint64_t start = std::max(cycle_, shared_free_);
+      shared_free_ = start + degree;
+      CycleStats* kernel = slots_[issuing_slot_].cta->kernel;
+      count(&CycleStats::shared_accesses, kernel);
+      count(&CycleStats::shared_cycles, kernel, degree);
+      ready = start + degree - 1 + config_.shared_latency;
+      break;
+    }
+    case ptx::StateSpace::Const:
+      coalesce(addresses, lanes, bytes, {config_.constant.line_bytes, config_.constant.sector_bytes},
+               lines_);
+      queue_lines(LineKind::ConstLoad, issuing_access());
+      return;
+    case ptx::StateSpace::Param:
+      ready = cycle_ + config_.param_latency;
+      break;
+    case ptx::StateSpace::Local: {
+      // Assumed L1-resident (spills and small stacks): one LSU cycle per line of the interleaved
+      // layout, then the L1 hit latency (the shared-memory latency without an L1).
+      uint64_t interleaved[ptx::kWarpSize];
+      for (ptx::LaneMask m = lanes; m; m &= m - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(m));
+        interleaved[lane] = interleaved_local(addresses[lane], lane);
+      }
+      coalesce(interleaved, lanes, bytes, {128, 32}, lines_);
+      const uint64_t start = std::max(cycle_, shared_free_);
+      shared_free_ = start + lines_.size();
+      ready = start + lines_.size() - 1 +
+              (config_.l1.enabled() ? config_.l1.hit_latency : config_.shared_latency);
+      break;
+    }
+    default:
+      return;
+  }
+  if (!has_result) return;
+  Access& a = accesses_[issuing_access()];
+  a.ready = std::max(a.ready, ready);
+}
+
+bool CycleSm::lsu_has_room() const {
+  // A warp instruction touches at most 64 lines (32 lanes, each straddling two).
+  return lsu_queue_.size() + 2 * ptx::kWarpSize <= config_.lsu_queue;
+}
+
+bool CycleSm::can_send() const {
+  return !outbox_.empty() && outstanding_ < config_.max_in_flight && port_.can_send();
+}
+
+bool CycleSm::lsu_can_progress() const {
+  return can_send() || (!lsu_queue_.empty() && !lsu_waits_for_mshr_ &&
+                        outbox_.size() < config_.max_in_flight);
+}
+
+void CycleSm::lsu_cycle() {
+  if (lsu_queue_.empty() || outbox_.size() >= config_.max_in_flight) return;
+  const QueuedLine& q = lsu_queue_.front();
+  const uint32_t sector_bytes =
+      q.kind == LineKind::ConstLoad ? config_.constant.sector_bytes
+                                    : (config_.l1.enabled() ? config_.l1.sector_bytes : 32);
+  // One request per line: from its first to its last needed sector, with the mask of those
+  // it needs.
+  auto request = [&](uint32_t mask, AccessKind kind, uint64_t tag) {
+    const unsigned first = unsigned(__builtin_ctz(mask));
+    const unsigned last = 31 - unsigned(__builtin_clz(mask));
+    outbox_.push_back(MemoryRequest{q.line + uint64_t(first) * sector_bytes,
+                                    (last - first + 1) * sector_bytes, kind, slots_[q.slot].warp,
+                                    sector_count(mask), mask >> first, tag});
+  };
+  switch (q.kind) {
+    case LineKind::CachedLoad:
+    case LineKind::ConstLoad: {
+      const bool is_const = q.kind == LineKind::ConstLoad;
+      SectoredCache& cache = is_const ? constant_ : l1_;
+      const SectoredCache::Result r = cache.read(q.line, q.sectors, cycle_, q.access);
+      switch (r.outcome) {
+        case SectoredCache::Outcome::Hit:
+          count(is_const ? &CycleStats::const_hits : &CycleStats::l1_hits, q.kernel);
+          part_done(q.access, r.ready_cycle);
+          break;
+        case SectoredCache::Outcome::Merged:
+          count(is_const ? &CycleStats::const_hits : &CycleStats::l1_merges, q.kernel);
+          break;
+        case SectoredCache::Outcome::Miss:
+          count(is_const ? &CycleStats::const_misses : &CycleStats::l1_misses, q.kernel);
+          request(r.missing_mask, AccessKind::Load, (is_const ? kConstFillTag : kL1FillTag) | r.mshr);
+          break;
+        case SectoredCache::Outcome::Stall:  // until a fill frees an MSHR
+          ++stats_.l1_stalls;
+          lsu_waits_for_mshr_ = true;
+          return;
+      }
+      break;
+    }
+    case LineKind::Load:
+      request(q.sectors, AccessKind::Load, kAccessTag | q.access);
+      break;
+    case LineKind::Atomic:
+      l1_.invalidate(q.line);
+      request(q.sectors, AccessKind::Atomic, kAccessTag | q.access);
+      break;
+    case LineKind::Store:
+      l1_.write(q.line, q.sectors);
+      request(q.sectors, AccessKind::Store, kStoreTag);
+      break;
+  }
+  lsu_queue_.pop_front();
+  if (!lsu_waiters_.empty() && lsu_has_room()) {  // warps held back for room may go again
+    for (uint32_t s : lsu_waiters_) {
+      WarpSlot& slot = slots_[s];
+      if (slot.cta && slot.ready_at == kNever && slot.stall == Stall::Pipeline)
+        slot.ready_at = std::max(cycle_ + 1, slot.hold_until);
+    }
+    lsu_waiters_.clear();
+  }
+}
+
+void CycleSm::send_cycle() {
+  if (outbox_.empty()) return;
+  if (!can_send()) {
+    ++stats_.port_stalls;
+    return;
+  }
+  const MemoryRequest& r = outbox_.front();
+  port_.send(r, time_of(cycle_));
+  ++outstanding_;
+  ++stats_.memory_requests;
+  stats_.memory_bytes += r.bytes;
+  outbox_.pop_front();
+}
+
+void CycleSm::collect_replies() {
+  replies_.clear();
+  port_.take_completions(replies_);
+  for (const MemoryCompletion& c : replies_) {
+    if (c.error) {
+      throw ModelError(name(), fmt::format("device memory answered a timing request with an error "
+                                           "(tag 0x{:x})", c.tag));
+    }
+    const uint64_t ps = c.time.value();
+    due_.push(Due{std::max(cycle_, (ps + cycle_ps_ - 1) / cycle_ps_), c.tag});
+  }
+}
+
+void CycleSm::land_replies() {
+  while (!due_.empty() && due_.top().cycle <= cycle_) {
+    const Due d = due_.top();
+    due_.pop();
+    --outstanding_;
+    const uint64_t kind = d.tag & kTagKind;
+    const uint64_t index = d.tag & ~kTagKind;
+    if (kind == kL1FillTag || kind == kConstFillTag) {
+      (kind == kL1FillTag ? l1_ : constant_).fill(uint32_t(index), d.cycle, woken_);
+      lsu_waits_for_mshr_ = false;
+      for (uint64_t id : woken_) part_done(uint32_t(id), d.cycle);
+    } else if (kind == kAccessTag) {
+      part_done(uint32_t(index), d.cycle);
+    }
+  }
+}
+
+}  // namespace gpusoc::sm

@@ -1,0 +1,49 @@
+// Warp scheduling policy of one processing block: each cycle, the block asks its scheduler for the
+// order in which to try its warps; the first one that can issue does. Policies are chosen by name
+// (sm.scheduler) from make_warp_scheduler(); the SM never branches on the policy itself.
+//
+// Contract: order() fills `out` with a permutation of the block's warp slots that are occupied
+// (the `live` list, in slot order), the first to try first. issued() tells the policy which warp
+// issued this cycle (at most one per block per cycle), so that it can keep its state; a cycle
+// without an issue calls nothing. Policies are deterministic: the same calls give the same orders.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpusoc::sm {
+
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  virtual const char* name() const = 0;
+  /// A warp slot was filled (by a new CTA's warp); `age` grows with every warp placed on the SM,
+  /// so a smaller age is an older warp.
+  virtual void warp_added(uint32_t slot, uint64_t age) = 0;
+  virtual void warp_removed(uint32_t slot) = 0;
+  /// Order in which to try the live slots this cycle.
+  virtual void order(const std::vector<uint32_t>& live, std::vector<uint32_t>& out) = 0;
+  virtual void issued(uint32_t slot) = 0;
+  /// Told when a warp starts or stops waiting on a long-latency operation (global memory), which
+  /// the two-level policy uses to move it between its active and pending sets. Report a barrier
+  /// wait too: two_level tries only its active set, so active warps waiting at a barrier for
+  /// pending warps of their CTA would otherwise wait forever.
+  virtual void long_latency_wait(uint32_t slot, bool waiting) { (void)slot, (void)waiting; }
+};
+
+struct WarpSchedulerOptions {
+  uint32_t two_level_active_warps = 8;  // size of the two-level policy's active set
+};
+
+/// "lrr" (loose round-robin: start after the warp that issued last), "gto" (greedy-then-oldest:
+/// the warp that issued last, then the oldest), "two_level" (round-robin within an active set of
+/// warps; a warp waiting on memory is swapped out for the oldest pending one).
+/// Throws ConfigError (naming sm.scheduler) for an unknown name.
+std::unique_ptr<WarpScheduler> make_warp_scheduler(const std::string& name,
+                                                   const WarpSchedulerOptions& options);
+/// The names make_warp_scheduler() knows, for documentation and validation.
+const std::vector<std::string>& warp_scheduler_names();
+
+}  // namespace gpusoc::sm

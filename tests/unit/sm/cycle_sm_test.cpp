@@ -1,0 +1,408 @@
+// The cycle-level SM against analytic timing, each bound checked to the cycle: a chain of
+// dependent FMAs takes its length times the configured latency; independent warps reach the
+// FP32 pipe's issue rate; a k-way shared-memory bank conflict costs k cycles; a stride-N access
+// touches exactly the sectors its addresses span; a pointer chase through L1-resident data takes
+// the L1 hit latency per step. Timing is taken as differences between two runs that differ only
+// in the repeated part, so fixed costs (start-up, the final store) cancel and what is left must
+// be exact.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iterator>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/common/config.h"
+#include "models/common/memory_target.h"
+#include "models/common/stats_report.h"
+#include "models/gigathread/cta_dispatcher.h"
+#include "models/ptx/address_space.h"
+#include "models/sm/cycle_sm.h"
+#include "tests/support/systemc_test.h"
+#include "tests/unit/sm/sm_test_support.h"
+
+namespace gpusoc {
+namespace {
+
+using gigathread::GridResult;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+using testing::grid_request;
+using testing::load_ptx;
+using testing::simulate;
+
+constexpr uint64_t kCyclePs = 1000;  // a 1 GHz SM clock: durations in ps / 1000 are cycles
+constexpr uint64_t kMemoryLatencyPs = 400'000;
+
+/// An SM configuration from sm.* parameters (`sets` as on the command line), at 1 GHz.
+sm::CycleSmConfig sm_config(const std::vector<std::string>& sets, uint32_t warp_slots = 32) {
+  Config config;
+  for (const std::string& s : sets) config.apply_set(s);
+  sm::CycleSmConfig c = sm::CycleSmConfig::from_config(config);
+  c.clock_mhz = 1e6 / kCyclePs;
+  c.warp_slots = warp_slots;
+  return c;
+}
+
+struct Bench : sc_core::sc_module {
+  Bench(sc_core::sc_module_name name, const sm::CycleSmConfig& config, uint32_t sms = 1)
+      : sc_module(name),
+        vram("vram", vram_config(), stats),
+        dispatcher("gigathread", dispatcher_config(sms, config), stats),
+        kernels(stats, config.warp_slots) {
+    for (uint32_t i = 0; i < sms; ++i) {
+      this->sms.push_back(
+          std::make_unique<sm::CycleSm>(("sm" + std::to_string(i)).c_str(), i, config, stats));
+      this->sms.back()->mem_initiator.bind(vram.target);
+      this->sms.back()->set_kernel_stats(kernels);
+      dispatcher.add_sm(*this->sms.back());
+    }
+    dispatcher.set_printf_sink([](const std::string&) {});
+  }
+  static MemoryTargetConfig vram_config() {
+    MemoryTargetConfig c;
+    c.base = ptx::kGlobalBase;
+    c.size = 64 << 20;
+    c.latency = sc_time(double(kMemoryLatencyPs), sc_core::SC_PS);
+    return c;
+  }
+  static gigathread::DispatcherConfig dispatcher_config(uint32_t sms,
+                                                        const sm::CycleSmConfig& sm) {
+    gigathread::DispatcherConfig c;
+    c.places = testing::flat_sms(sms);
+    c.limits.max_threads = sm.warp_slots * 32;
+    c.limits.max_ctas = 8;
+    c.limits.registers = 65536;
+    c.limits.max_threads_per_cta = 1024;
+    c.watchdog_warp_instructions = 10'000'000;
+    return c;
+  }
+  uint8_t* at(uint64_t offset, uint64_t bytes = 8) {
+    return vram.backdoor(ptx::kGlobalBase + offset, bytes);
+  }
+  GridResult run(const std::string& ptx, const char* kernel, ptx::Dim3 grid, ptx::Dim3 block) {
+    auto program = load_ptx(ptx);
+    GridResult result;
+    simulate([&] { result = dispatcher.run_grid(grid_request(program, kernel, grid, block)); });
+    return result;
+  }
+
+  StatGroup stats;
+  MemoryTarget vram;
+  gigathread::CtaDispatcher dispatcher;
+  sm::KernelCycleStats kernels;
+  std::vector<std::unique_ptr<sm::CycleSm>> sms;
+};
+
+uint64_t cycles(const GridResult& r) {
+  EXPECT_EQ(r.error, cmd::ErrorCode::None) << r.message;
+  EXPECT_EQ((r.stats.end_ps - r.stats.start_ps) % kCyclePs, 0u);
+  return (r.stats.end_ps - r.stats.start_ps) / kCyclePs;
+}
+
+/// Runs the kernel on a fresh SM and returns its duration in cycles.
+uint64_t run_cycles(const sm::CycleSmConfig& config, const std::string& ptx, const char* kernel,
+                    ptx::Dim3 grid, ptx::Dim3 block) {
+  testing::fresh_systemc();
+  Bench bench("bench", config);
+  return cycles(bench.run(ptx, kernel, grid, block));
+}
+
+std::string repeat(const std::string& line, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += line;
+  return s;
+}
+
+// n dependent FMAs on %f1, then the result is stored.
+std::string fma_chain(int n) {
+  return R"(
+.visible .entry fma_chain(.param .u64 out)
+{
+.reg .f32 %f<4>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [out];
+mov.f32 %f1, 0f3F800000;
+mov.f32 %f2, 0f3F000000;
+mov.f32 %f3, 0f3E800000;
+)" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", n) +
+         "st.global.f32 [%rd1], %f1;\nret;\n}\n";
+}
+
+TEST(CycleSm, DependentFmaChainTakesItsLengthTimesTheLatency) {
+  for (uint32_t latency : {4u, 6u, 24u}) {
+    const auto config = sm_config({"sm.unit.fp32.latency=" + std::to_string(latency)});
+    const uint64_t short_chain = run_cycles(config, fma_chain(10), "fma_chain", 1, 32);
+    const uint64_t long_chain = run_cycles(config, fma_chain(50), "fma_chain", 1, 32);
+    EXPECT_EQ(long_chain - short_chain, 40u * latency) << "latency " << latency;
+  }
+}
+
+TEST(CycleSm, FmaChainComputesWhatTheCpuComputes) {
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({}));
+  ASSERT_EQ(bench.run(fma_chain(20), "fma_chain", 1, 32).error, cmd::ErrorCode::None);
+  float expected = 1.0f;
+  for (int i = 0; i < 20; ++i) expected = std::fma(expected, 0.5f, 0.25f);
+  float got = 0;
+  std::memcpy(&got, bench.at(0, 4), 4);
+  EXPECT_EQ(got, expected);
+}
+
+TEST(CycleSm, RegisterBankConflictsDelayEachInstruction) {
+  // One bank: the FMA's three distinct sources are read one per cycle, two cycles late.
+  const auto banked = sm_config({"sm.unit.fp32.latency=6", "sm.register_banks=1"});
+  const uint64_t short_chain = run_cycles(banked, fma_chain(10), "fma_chain", 1, 32);
+  const uint64_t long_chain = run_cycles(banked, fma_chain(50), "fma_chain", 1, 32);
+  EXPECT_EQ(long_chain - short_chain, 40u * (6 + 2));
+}
+
+// m independent FP32 adds per thread (32 destinations in turn, all reading %f1).
+std::string independent_adds(int m) {
+  std::string s = R"(
+.visible .entry adds(.param .u64 out)
+{
+.reg .f32 %f<34>;
+mov.f32 %f1, 0f3F800000;
+)";
+  for (int i = 0; i < m; ++i) s += "add.f32 %f" + std::to_string(2 + i % 32) + ", %f1, %f1;\n";
+  return s + "ret;\n}\n";
+}
+
+TEST(CycleSm, IndependentWarpsReachTheIssueRateLimit) {
+  // Tesla: one block, 8 FP32 lanes: a warp instruction every 4 cycles.
+  const auto tesla = sm_config({"sm.unit.fp32.lanes=8", "sm.unit.fp32.latency=24"});
+  const uint64_t tesla_a = run_cycles(tesla, independent_adds(64), "adds", 1, 8 * 32);
+  const uint64_t tesla_b = run_cycles(tesla, independent_adds(128), "adds", 1, 8 * 32);
+  EXPECT_EQ(tesla_b - tesla_a, 8u * 64 * 4);
+  // Volta-like: four blocks of 16 FP32 lanes: four warp instructions every 2 cycles.
+  const auto volta = sm_config({"sm.processing_blocks=4", "sm.unit.fp32.lanes=16",
+                                "sm.unit.fp32.latency=4"});
+  const uint64_t volta_a = run_cycles(volta, independent_adds(64), "adds", 1, 16 * 32);
+  const uint64_t volta_b = run_cycles(volta, independent_adds(128), "adds", 1, 16 * 32);
+  EXPECT_EQ(volta_b - volta_a, 16u * 64 * 2 / 4);
+}
+
+// m independent shared loads per thread at a stride of `stride` words.
+std::string shared_loads(int m, int stride) {
+  std::string s = R"(
+.visible .entry shared_loads(.param .u64 out)
+{
+.shared .align 4 .b8 buf[4096];
+.reg .b32 %r<80>;
+mov.u32 %r1, %tid.x;
+mul.lo.u32 %r2, %r1, )" + std::to_string(4 * stride) + R"(;
+mov.u32 %r3, buf;
+add.u32 %r4, %r3, %r2;
+)";
+  for (int i = 0; i < m; ++i) s += "ld.shared.u32 %r" + std::to_string(10 + i) + ", [%r4];\n";
+  return s + "ret;\n}\n";
+}
+
+TEST(CycleSm, KWayBankConflictCostsKCycles) {
+  // 32 banks; the LSU takes a warp instruction per cycle, so the banks set the pace.
+  const auto config = sm_config({"sm.shared_banks=32", "sm.unit.lsu.lanes=32"});
+  for (int k : {1, 2, 4, 8, 16, 32}) {
+    const uint64_t few = run_cycles(config, shared_loads(16, k), "shared_loads", 1, 32);
+    const uint64_t many = run_cycles(config, shared_loads(64, k), "shared_loads", 1, 32);
+    EXPECT_EQ(many - few, 48u * k) << k << "-way";
+  }
+}
+
+// One load per thread at a stride of `stride` 32-bit words.
+std::string strided_load(int stride) {
+  return R"(
+.visible .entry strided(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [out];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd2, %r1, )" +
+         std::to_string(4 * stride) + R"(;
+add.s64 %rd3, %rd1, %rd2;
+ld.global.u32 %r2, [%rd3];
+ret;
+}
+)";
+}
+
+TEST(CycleSm, StridedAccessTouchesExactlyTheSectorsItSpans) {
+  for (int stride : {1, 2, 3, 4, 8, 16, 32, 33}) {
+    testing::fresh_systemc();
+    Bench bench("bench", sm_config({}));  // Tesla: no L1, every line goes out
+    ASSERT_EQ(bench.run(strided_load(stride), "strided", 1, 32).error, cmd::ErrorCode::None);
+    std::set<uint64_t> sectors, lines;
+    for (uint64_t lane = 0; lane < 32; ++lane) {
+      const uint64_t address = ptx::kGlobalBase + lane * 4 * uint64_t(stride);
+      sectors.insert(address / 32);
+      lines.insert(address / 128);
+    }
+    // A request per line spans its first to its last sector.
+    uint64_t span_bytes = 0;
+    for (uint64_t line : lines) {
+      auto first = sectors.lower_bound(line * 4), last = sectors.lower_bound(line * 4 + 4);
+      span_bytes += 32 * (*std::prev(last) - *first + 1);
+    }
+    const sm::CycleStats& s = bench.sms[0]->stats();
+    EXPECT_EQ(s.global_accesses.value(), 1u);
+    EXPECT_EQ(s.global_sectors.value(), sectors.size()) << "stride " << stride;
+    EXPECT_EQ(s.memory_requests.value(), lines.size()) << "stride " << stride;
+    EXPECT_EQ(s.memory_bytes.value(), span_bytes) << "stride " << stride;
+    EXPECT_EQ(bench.vram.stats().bytes_read.value(), span_bytes) << "stride " << stride;
+  }
+}
+
+// k steps of a pointer chase, then the final pointer is stored at out + 64.
+std::string pointer_chase(int k) {
+  return R"(
+.visible .entry chase(.param .u64 out)
+{
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [out];
+mov.u64 %rd2, %rd1;
+)" + repeat("ld.global.u64 %rd2, [%rd2];\n", k) +
+         "st.global.u64 [%rd1+64], %rd2;\nret;\n}\n";
+}
+
+TEST(CycleSm, PointerChaseThroughL1TakesTheHitLatencyPerStep) {
+  const auto config = sm_config({"sm.l1.size_bytes=16384", "sm.l1.hit_latency=28"});
+  uint64_t duration[2];
+  const int steps[2] = {9, 41};  // both end on the same entry
+  for (int i = 0; i < 2; ++i) {
+    testing::fresh_systemc();
+    Bench bench("bench", config);
+    // Four pointers in one 32-byte sector, each to the next, the last back to the first.
+    for (uint64_t e = 0; e < 4; ++e) {
+      const uint64_t next = ptx::kGlobalBase + 8 * ((e + 1) % 4);
+      std::memcpy(bench.at(8 * e), &next, 8);
+    }
+    duration[i] = cycles(bench.run(pointer_chase(steps[i]), "chase", 1, 1));
+    uint64_t last = 0;
+    std::memcpy(&last, bench.at(64), 8);
+    EXPECT_EQ(last, ptx::kGlobalBase + 8 * (steps[i] % 4));
+    const sm::CycleStats& s = bench.sms[0]->stats();
+    EXPECT_EQ(s.l1_misses.value(), 1u);  // only the first step goes to memory
+    EXPECT_EQ(s.l1_hits.value(), uint64_t(steps[i] - 1));
+  }
+  EXPECT_EQ(duration[1] - duration[0], 32u * 28);
+}
+
+const char* kBarrierKernel = R"(
+.visible .entry sum(.param .u64 out)
+{
+.shared .align 4 .b8 tile[1024];
+.reg .pred %p<2>;
+.reg .b32 %r<10>;
+.reg .b64 %rd<6>;
+ld.param.u64 %rd1, [out];
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, %ctaid.x;
+mov.u32 %r3, %ntid.x;
+mad.lo.u32 %r4, %r2, %r3, %r1;
+mul.wide.u32 %rd2, %r4, 4;
+add.s64 %rd3, %rd1, %rd2;
+ld.global.u32 %r5, [%rd3];
+shl.b32 %r6, %r1, 2;
+mov.u32 %r7, tile;
+add.u32 %r8, %r7, %r6;
+st.shared.u32 [%r8], %r5;
+bar.sync 0;
+setp.ne.u32 %p1, %r1, 0;
+@%p1 bra DONE;
+mov.u32 %r9, 0;
+LOOP:
+sub.u32 %r3, %r3, 1;
+shl.b32 %r6, %r3, 2;
+add.u32 %r8, %r7, %r6;
+ld.shared.u32 %r5, [%r8];
+add.u32 %r9, %r9, %r5;
+setp.ne.u32 %p1, %r3, 0;
+@%p1 bra LOOP;
+mul.wide.u32 %rd4, %r2, 4;
+add.s64 %rd5, %rd1, %rd4;
+st.global.u32 [%rd5+65536], %r9;
+DONE:
+ret;
+}
+)";
+
+/// Runs the block-sum kernel over 8 CTAs of 128 threads and returns the statistics as JSON.
+std::string run_block_sums(const std::string& scheduler) {
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({"sm.scheduler=" + scheduler, "sm.l1.size_bytes=16384"}), 2);
+  for (uint32_t i = 0; i < 1024; ++i) std::memcpy(bench.at(4 * i, 4), &i, 4);
+  const GridResult r = bench.run(kBarrierKernel, "sum", 8, 128);
+  EXPECT_EQ(r.error, cmd::ErrorCode::None) << r.message;
+  for (uint32_t b = 0; b < 8; ++b) {
+    uint32_t expected = 0, got = 0;
+    for (uint32_t i = 0; i < 128; ++i) expected += b * 128 + i;
+    std::memcpy(&got, bench.at(65536 + 4 * b, 4), 4);
+    EXPECT_EQ(got, expected) << scheduler << " block " << b;
+  }
+  return stats_to_json(bench.stats).dump() + std::to_string(r.stats.end_ps);
+}
+
+TEST(CycleSm, EverySchedulerComputesTheSameSumsAndRunsAreIdentical) {
+  for (const char* scheduler : {"lrr", "gto", "two_level"}) {
+    const std::string first = run_block_sums(scheduler);
+    EXPECT_EQ(run_block_sums(scheduler), first) << scheduler;
+  }
+}
+
+TEST(CycleSm, FaultFailsTheLaunchAndTheSmGoesOn) {
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({}));
+  auto program = load_ptx(std::string(R"(
+.visible .entry faulty(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+.reg .b32 %r<2>;
+mov.u64 %rd1, 16;
+ld.global.u32 %r1, [%rd1];
+ret;
+}
+)") + fma_chain(3));
+  GridResult fault, after;
+  simulate([&] {
+    fault = bench.dispatcher.run_grid(grid_request(program, "faulty", 4, 64));
+    after = bench.dispatcher.run_grid(grid_request(program, "fma_chain", 1, 32));
+  });
+  EXPECT_EQ(fault.error, cmd::ErrorCode::LaunchFailed);
+  EXPECT_NE(fault.message.find("0x10"), std::string::npos) << fault.message;
+  EXPECT_EQ(after.error, cmd::ErrorCode::None) << after.message;
+}
+
+TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({"sm.l1.size_bytes=16384"}), 2);
+  for (uint32_t i = 0; i < 1024; ++i) std::memcpy(bench.at(4 * i, 4), &i, 4);
+  ASSERT_EQ(bench.run(kBarrierKernel, "sum", 8, 128).error, cmd::ErrorCode::None);
+  auto accounted = [](const sm::CycleStats& s) {
+    return s.warp_instructions.value() + s.stall_memory.value() + s.stall_dependency.value() +
+           s.stall_barrier.value() + s.stall_pipeline.value() + s.stall_no_warp.value();
+  };
+  // The one kernel is charged exactly what the SMs count.
+  const sm::CycleStats& kernel = bench.kernels.of("sum");
+  uint64_t instructions = 0, slots = 0, accounted_slots = 0, sectors = 0;
+  for (const auto& sm : bench.sms) {
+    const sm::CycleStats& s = sm->stats();
+    EXPECT_GT(s.cycles.value(), 0u);
+    EXPECT_EQ(s.issue_slots.value(), s.cycles.value());  // one block
+    EXPECT_EQ(accounted(s), s.issue_slots.value());
+    instructions += s.warp_instructions.value();
+    slots += s.issue_slots.value();
+    accounted_slots += accounted(s);
+    sectors += s.global_sectors.value();
+  }
+  EXPECT_EQ(kernel.warp_instructions.value(), instructions);
+  EXPECT_EQ(kernel.issue_slots.value(), slots);
+  EXPECT_EQ(accounted(kernel), accounted_slots);
+  EXPECT_EQ(kernel.global_sectors.value(), sectors);
+  EXPECT_EQ(kernel.ctas.value(), 8u);
+}
+
+}  // namespace
+}  // namespace gpusoc
