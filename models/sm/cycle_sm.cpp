@@ -67,6 +67,7 @@ void CycleSm::report(ResidentCta& cta, bool failed, bool dropped, const std::str
     resident_kernels_.erase(std::find_if(resident_kernels_.begin(), resident_kernels_.end(),
                                          [&](const auto& k) { return k.stats == cta.kernel; }));
   }
+  if (cta.done_cycle != kNever) --finished_ctas_;
   GridWork& grid = *cta.grid;
   runners_.give_back(grid, std::move(cta.runner));
   listener_->cta_retired(grid, sm_id_, r);
@@ -96,6 +97,7 @@ bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
     slot.stall = Stall::None;
     slot.long_wait = false;
     slot.loads_waiting = 0;
+    slot.draining = false;
     ++slot.generation;
     slot.scoreboard.clear();
     cta->slots.push_back(s);
@@ -144,7 +146,21 @@ void CycleSm::finish_warp(uint32_t s) {
   slot.scoreboard.clear();
   --resident_warps_;
   if (cta.kernel) --resident_kernel(cta.kernel).warps;
-  if (--cta.live_warps == 0) cta.done_cycle = cycle_ + 1 + config_.cta_retire_cycles;
+  if (--cta.live_warps == 0) {
+    cta.done_cycle = cycle_ + 1 + config_.cta_retire_cycles;
+    ++finished_ctas_;
+  }
+}
+
+void CycleSm::warp_done(uint32_t s) {
+  WarpSlot& slot = slots_[s];
+  if (slot.loads_waiting == 0) {
+    finish_warp(s);
+    return;
+  }
+  slot.draining = true;
+  slot.ready_at = kNever;
+  slot.stall = Stall::Memory;
 }
 
 void CycleSm::release_slots(ResidentCta& cta) {
@@ -268,10 +284,12 @@ void CycleSm::run() {
       cycle_ = std::max(cycle_, now_cycle());
       admit_arrivals();
     }
-    drop_failed_grids();
+    // Another SM's fault fails a grid: its CTAs here are dropped soon (checked every 64 rounds:
+    // checking every round costs more than the few cycles it would save).
+    if ((++rounds_ & 63) == 0) drop_failed_grids();
     collect_replies();
     land_replies();
-    retire_finished();
+    if (finished_ctas_) retire_finished();
     const bool issued = issue_cycle();
     lsu_cycle();
     send_cycle();

@@ -27,6 +27,7 @@
 #include "models/sm/cycle_sm_stats.h"
 #include "models/sm/execution_units.h"
 #include "models/sm/memory_request_port.h"
+#include "models/sm/register_use.h"
 #include "models/sm/scoreboard.h"
 #include "models/sm/sectored_cache.h"
 #include "models/sm/sm_interface.h"
@@ -76,7 +77,11 @@ class CycleSm : public sc_core::sc_module,
     Stall stall = Stall::None;   // why it could not issue when last checked
     bool long_wait = false;      // told the scheduler it waits (memory or a barrier)
     uint32_t loads_waiting = 0;  // loads and atomics in flight whose results it will read
+    bool draining = false;       // done, but its slot waits for those loads to land
     uint32_t generation = 0;     // placements so far: replies for an earlier warp leave it be
+    const ptx::Inst* regs_for = nullptr;  // the instruction `regs` describes, in frame regs_frame
+    uint32_t regs_frame = 0;
+    RegisterUse regs;
     Scoreboard scoreboard;
   };
   struct Block {
@@ -127,6 +132,8 @@ class CycleSm : public sc_core::sc_module,
   bool place(GridWork& grid, ptx::Dim3 ctaid);
   void retire_finished();
   void finish_warp(uint32_t slot);
+  /// The warp ran its last instruction: its slot frees once its loads have landed.
+  void warp_done(uint32_t slot);
   void release_slots(ResidentCta& cta);
   void fail_cta(ResidentCta& cta, const std::string& message);
   void drop_failed_grids();
@@ -176,6 +183,8 @@ class CycleSm : public sc_core::sc_module,
   CtaRunnerPool runners_;
 
   uint64_t cycle_ = 0;
+  uint64_t rounds_ = 0;          // turns of the cycle loop
+  uint32_t finished_ctas_ = 0;   // CTAs whose warps are all done, waiting to retire
   uint64_t warps_placed_ = 0;  // ages for the schedulers
   std::vector<Arrival> arriving_;
   sc_core::sc_event work_arrived_;

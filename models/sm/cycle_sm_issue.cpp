@@ -5,41 +5,7 @@
 #include <algorithm>
 
 namespace gpusoc::sm {
-namespace {
-
 using ptx::Inst;
-using ptx::Operand;
-
-// Register operands of an instruction, numbered across call frames (frame + index).
-struct RegisterUse {
-  uint32_t sources[ptx::kMaxOperands + 2];
-  uint32_t dests[ptx::kMaxOperands + 1];
-  unsigned num_sources = 0, num_dests = 0;
-
-  RegisterUse(const Inst& in, uint32_t frame) {
-    for (unsigned i = 0; i < in.num_dst; ++i) {
-      const Operand& o = in.dst(i);
-      if (o.kind == Operand::Kind::Reg && o.reg != ptx::kNoReg) dests[num_dests++] = frame + o.reg;
-    }
-    if (in.flags & ptx::kCarryOut) dests[num_dests++] = frame + ptx::kCarryReg;
-    for (unsigned i = 0; i < in.num_src; ++i) {
-      const Operand& o = in.src(i);
-      if ((o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) && o.reg != ptx::kNoReg)
-        sources[num_sources++] = frame + o.reg;
-    }
-    if (in.guard != ptx::kNoReg) sources[num_sources++] = frame + in.guard;
-    if ((in.flags & ptx::kCarryIn) && num_sources < ptx::kMaxOperands + 2)
-      sources[num_sources++] = frame + ptx::kCarryReg;
-  }
-  // Sources and destinations together, for the scoreboard (RAW and WAW).
-  unsigned all(uint32_t* out) const {
-    std::copy(sources, sources + num_sources, out);
-    std::copy(dests, dests + num_dests, out + num_sources);
-    return num_sources + num_dests;
-  }
-};
-
-}  // namespace
 
 bool CycleSm::try_issue(Block& block, uint32_t s) {
   WarpSlot& slot = slots_[s];
@@ -60,15 +26,21 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
   if (!in) {  // it ran off the end of the kernel
     wake_released(cta);
-    finish_warp(s);
+    warp_done(s);
     return false;
   }
-  const RegisterUse regs(*in, runner.warp(slot.warp).register_frame());
-  uint32_t all[2 * ptx::kMaxOperands + 3];
-  const unsigned n = regs.all(all);
-  const uint64_t ready = slot.scoreboard.ready_cycle(all, n, cycle_);
+  // A warp is often tried several times before it issues: decode its registers once.
+  const uint32_t frame = runner.warp(slot.warp).register_frame();
+  if (slot.regs_for != in || slot.regs_frame != frame) {
+    slot.regs = RegisterUse(*in, frame);
+    slot.regs_for = in;
+    slot.regs_frame = frame;
+  }
+  const RegisterUse& regs = slot.regs;
+  const uint64_t ready = slot.scoreboard.ready_cycle(regs.regs, regs.count(), cycle_);
   if (ready > cycle_) {
-    slot.stall = slot.scoreboard.waits_on_memory(all, n) ? Stall::Memory : Stall::Dependency;
+    slot.stall = slot.scoreboard.waits_on_memory(regs.regs, regs.count()) ? Stall::Memory
+                                                                            : Stall::Dependency;
     slot.ready_at = ready == Scoreboard::kUnknown ? kNever : ready;
     return false;
   }
@@ -89,7 +61,7 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
 
   // Issue: the PTX core executes it now; the SM decides when its results land.
   const uint32_t extra =
-      operand_bank_conflict_cycles(regs.sources, regs.num_sources, config_.register_banks);
+      operand_bank_conflict_cycles(regs.sources(), regs.num_sources, config_.register_banks);
   const uint64_t result = block.units.issue(unit, cycle_, extra);
   issuing_slot_ = s;
   issuing_ = in;
@@ -107,17 +79,17 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   block.scheduler->issued(s);
   count(&CycleStats::warp_instructions, cta.kernel);
   if (issuing_access_ == kNone) {
-    for (unsigned i = 0; i < regs.num_dests; ++i) slot.scoreboard.reserve(regs.dests[i], result);
+    for (unsigned i = 0; i < regs.num_dests; ++i) slot.scoreboard.reserve(regs.dests()[i], result);
   } else {
     Access& a = accesses_[issuing_access_];
     if (a.parts == 0) {  // served on chip: the time is known already
       for (unsigned i = 0; i < regs.num_dests; ++i)
-        slot.scoreboard.reserve(regs.dests[i], std::max(a.ready, cycle_ + 1), 0, true);
+        slot.scoreboard.reserve(regs.dests()[i], std::max(a.ready, cycle_ + 1), 0, true);
       a.live = false;
       free_accesses_.push_back(issuing_access_);
     } else {
       for (unsigned i = 0; i < regs.num_dests; ++i)
-        slot.scoreboard.reserve(regs.dests[i], Scoreboard::kUnknown, issuing_access_);
+        slot.scoreboard.reserve(regs.dests()[i], Scoreboard::kUnknown, issuing_access_);
       if (regs.num_dests) {
         a.has_result = true;
         ++slot.loads_waiting;
@@ -134,7 +106,7 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
   wake_released(cta);
   if (warp.state() == ptx::Warp::State::Done) {
-    finish_warp(s);
+    warp_done(s);
   } else {
     update_long_wait(s);
   }
@@ -178,15 +150,28 @@ bool CycleSm::issue_cycle() {
         block.charged_kernel = slot.cta->kernel;
       }
     };
-    // Most cycles of a busy SM find no warp of the block due: settle those without the scheduler.
-    bool any_due = false;
-    for (uint32_t s : block.live) any_due |= slots_[s].ready_at <= cycle_;
-    if (!any_due) {
+    // Most cycles of a busy SM find no warp of the block due, or one: settle those without
+    // asking the scheduler for an order (when its order holds every warp).
+    unsigned due = 0;
+    uint32_t lone = 0;
+    for (uint32_t s : block.live) {
+      if (slots_[s].ready_at <= cycle_) {
+        ++due;
+        lone = s;
+      }
+    }
+    if (due == 0) {
       for (uint32_t s : block.live) note(slots_[s]);
       block.stall = worst;
       continue;
     }
-    block.scheduler->order(block.live, block.order);
+    if (due == 1 && block.scheduler->orders_every_warp()) {
+      block.order.assign(1, lone);
+      for (uint32_t s : block.live)
+        if (s != lone) note(slots_[s]);
+    } else {
+      block.scheduler->order(block.live, block.order);
+    }
     bool issued = false;
     for (uint32_t s : block.order) {
       if (!slots_[s].cta) continue;  // a fault freed it during this cycle

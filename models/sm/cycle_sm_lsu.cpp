@@ -51,10 +51,12 @@ void CycleSm::part_done(uint32_t id, uint64_t cycle) {
   if (--a.parts != 0) return;
   WarpSlot& slot = slots_[a.slot];
   if (slot.cta && slot.generation == a.generation) {
-    slot.scoreboard.complete(id, a.ready);
-    slot.ready_at = std::min(slot.ready_at, std::max({a.ready, cycle_, slot.hold_until}));
-    if (a.has_result) {
-      --slot.loads_waiting;
+    if (a.has_result) --slot.loads_waiting;
+    if (slot.draining) {
+      if (slot.loads_waiting == 0) finish_warp(a.slot);
+    } else {
+      slot.scoreboard.complete(id, a.ready);
+      slot.ready_at = std::min(slot.ready_at, std::max({a.ready, cycle_, slot.hold_until}));
       update_long_wait(a.slot);
     }
   }
@@ -231,6 +233,7 @@ void CycleSm::send_cycle() {
 }
 
 void CycleSm::collect_replies() {
+  if (!port_.has_completions()) return;
   replies_.clear();
   port_.take_completions(replies_);
   for (const MemoryCompletion& c : replies_) {

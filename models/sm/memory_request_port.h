@@ -66,6 +66,7 @@ class MemoryRequestPort : public sc_core::sc_module {
   void send(const MemoryRequest& r, const sc_core::sc_time& when);
   /// Moves the completions known so far into `out` (appended), in the order they became known.
   void take_completions(std::vector<MemoryCompletion>& out);
+  bool has_completions() const { return !completions_.empty(); }
   /// Requests whose completion is not yet known.
   uint32_t in_flight() const { return in_flight_; }
   /// Notified when something arrives backward (END_REQ or BEGIN_RESP): what an SM with nothing

@@ -36,6 +36,7 @@ class TwoLevelScheduler : public WarpScheduler {
         live, next_, [this](uint32_t s) { return s < slots_.size() && slots_[s].active; }, out);
   }
   void issued(uint32_t slot) override { next_ = slot + 1; }
+  bool orders_every_warp() const override { return false; }
   void long_latency_wait(uint32_t slot, bool waiting) override {
     if (!present(slot)) return;
     Slot& s = slots_[slot];

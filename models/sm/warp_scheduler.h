@@ -26,6 +26,9 @@ class WarpScheduler {
   /// Order in which to try the live slots this cycle.
   virtual void order(const std::vector<uint32_t>& live, std::vector<uint32_t>& out) = 0;
   virtual void issued(uint32_t slot) = 0;
+  /// Whether order() lists every live warp (so that a lone ready warp is the one to issue and
+  /// the SM may skip asking); false for policies that hold some warps back.
+  virtual bool orders_every_warp() const { return true; }
   /// Told when a warp starts or stops waiting on a long-latency operation (global memory), which
   /// the two-level policy uses to move it between its active and pending sets. Report a barrier
   /// wait too: two_level tries only its active set, so active warps waiting at a barrier for

@@ -404,5 +404,36 @@ TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {
   EXPECT_EQ(kernel.ctas.value(), 8u);
 }
 
+TEST(CycleSm, InFlightCapSerializesMisses) {
+  // A stride of 32 words puts each lane's load in a line of its own: 32 requests. With one in
+  // flight each waits for the last to land (400 cycles each); with 64, they leave a cycle apart.
+  const auto one = sm_config({"sm.lsu.max_in_flight=1"});
+  const auto many = sm_config({"sm.lsu.max_in_flight=64"});
+  const uint64_t serial = run_cycles(one, strided_load(32), "strided", 1, 32);
+  const uint64_t pipelined = run_cycles(many, strided_load(32), "strided", 1, 32);
+  EXPECT_EQ(serial - pipelined, 31u * (kMemoryLatencyPs / kCyclePs - 1));
+}
+
+TEST(CycleSm, AWarpEndingWithoutRetDeadlocksABarrierAndTheLaunchFails) {
+  // Warp 1 falls off the end of the kernel; warp 0 waits for 64 threads at barrier 1 forever.
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({}));
+  const GridResult r = bench.run(R"(
+.visible .entry fall_off(.param .u64 out)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<2>;
+mov.u32 %r1, %tid.x;
+setp.ge.u32 %p1, %r1, 32;
+@%p1 bra SKIP;
+bar.sync 1, 64;
+SKIP:
+mov.u32 %r1, 0;
+}
+)", "fall_off", 1, 64);
+  EXPECT_EQ(r.error, cmd::ErrorCode::LaunchFailed);
+  EXPECT_NE(r.message.find("deadlock at barrier 1"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace gpusoc
