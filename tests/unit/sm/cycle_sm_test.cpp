@@ -404,6 +404,26 @@ TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {
   EXPECT_EQ(kernel.ctas.value(), 8u);
 }
 
+// n barriers in a row, each holding the warp from its arrival to its release.
+std::string barriers(int n) {
+  return ".visible .entry barriers(.param .u64 out)\n{\n" + repeat("bar.sync 0;\n", n) +
+         "ret;\n}\n";
+}
+
+TEST(CycleSm, BarrierLaunchAndRetireCostsAreCharged) {
+  // A barrier instruction occupies the branch unit and holds its warp for max(branch latency,
+  // barrier cycles): a one-cycle, full-width branch unit leaves the barrier's own cost.
+  const std::string fast_branch = "sm.unit.branch.latency=1";
+  const std::string wide_branch = "sm.unit.branch.lanes=32";
+  const auto base = sm_config({fast_branch, wide_branch, "sm.barrier_cycles=2"});
+  const uint64_t plain = run_cycles(base, barriers(10), "barriers", 1, 32);
+  const auto slow_barriers = sm_config({fast_branch, wide_branch, "sm.barrier_cycles=12"});
+  EXPECT_EQ(run_cycles(slow_barriers, barriers(10), "barriers", 1, 32) - plain, 10u * 10);
+  const auto slow_start = sm_config({fast_branch, wide_branch, "sm.barrier_cycles=2",
+                                     "sm.cta_launch_cycles=50", "sm.cta_retire_cycles=30"});
+  EXPECT_EQ(run_cycles(slow_start, barriers(10), "barriers", 1, 32) - plain, 50u + 30);
+}
+
 TEST(CycleSm, InFlightCapSerializesMisses) {
   // A stride of 32 words puts each lane's load in a line of its own: 32 requests. With one in
   // flight each waits for the last to land (400 cycles each); with 64, they leave a cycle apart.
