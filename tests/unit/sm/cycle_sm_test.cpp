@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/checked_bindings.h"
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
 #include "models/common/stats_report.h"
@@ -47,22 +48,24 @@ sm::CycleSmConfig sm_config(const std::vector<std::string>& sets, uint32_t warp_
 }
 
 struct Bench : sc_core::sc_module {
-  Bench(sc_core::sc_module_name name, const sm::CycleSmConfig& config, uint32_t sms = 1)
+  Bench(sc_core::sc_module_name name, const sm::CycleSmConfig& config, uint32_t sms = 1,
+        uint32_t queue_depth = 0)
       : sc_module(name),
-        vram("vram", vram_config(), stats),
+        vram("vram", vram_config(queue_depth), stats),
         dispatcher("gigathread", dispatcher_config(sms, config), stats),
         kernels(stats, config.warp_slots) {
     for (uint32_t i = 0; i < sms; ++i) {
       this->sms.push_back(
           std::make_unique<sm::CycleSm>(("sm" + std::to_string(i)).c_str(), i, config, stats));
-      this->sms.back()->mem_initiator.bind(vram.target);
+      bindings.connect(this->sms.back()->mem_initiator, vram.target, "sm_mem");
       this->sms.back()->set_kernel_stats(kernels);
       dispatcher.add_sm(*this->sms.back());
     }
     dispatcher.set_printf_sink([](const std::string&) {});
   }
-  static MemoryTargetConfig vram_config() {
+  static MemoryTargetConfig vram_config(uint32_t queue_depth) {
     MemoryTargetConfig c;
+    c.queue_depth = queue_depth;
     c.base = ptx::kGlobalBase;
     c.size = 64 << 20;
     c.latency = sc_time(double(kMemoryLatencyPs), sc_core::SC_PS);
@@ -93,6 +96,7 @@ struct Bench : sc_core::sc_module {
   MemoryTarget vram;
   gigathread::CtaDispatcher dispatcher;
   sm::KernelCycleStats kernels;
+  CheckedBindings bindings{true};  // every SM's requests through a base-protocol checker
   std::vector<std::unique_ptr<sm::CycleSm>> sms;
 };
 
@@ -422,6 +426,25 @@ TEST(CycleSm, BarrierLaunchAndRetireCostsAreCharged) {
   const auto slow_start = sm_config({fast_branch, wide_branch, "sm.barrier_cycles=2",
                                      "sm.cta_launch_cycles=50", "sm.cta_retire_cycles=30"});
   EXPECT_EQ(run_cycles(slow_start, barriers(10), "barriers", 1, 32) - plain, 50u + 30);
+}
+
+TEST(CycleSm, BackpressureHoldsRequestsUntilEndReqWithoutLosingAny) {
+  // Device memory takes two requests at a time: the rest wait for END_REQ on the backward path.
+  testing::fresh_systemc();
+  Bench bench("bench", sm_config({}), 1, 2);
+  const GridResult r = bench.run(strided_load(32), "strided", 1, 32);
+  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
+  EXPECT_EQ(bench.sms[0]->stats().memory_requests.value(), 32u);
+  EXPECT_EQ(bench.vram.stats().reads.value(), 32u);
+  EXPECT_GT(bench.sms[0]->stats().port_stalls.value(), 0u);
+  EXPECT_EQ(bench.bindings.violations(), 0u);
+  // Unlimited, the 32 requests leave a cycle apart and the last lands at 31 + 400. Two at a time,
+  // each refused one is accepted (END_REQ) when the older of the two in service completes and
+  // takes the whole latency from then: pairs land every 400 cycles, the last at 15 x 400 + 401.
+  testing::fresh_systemc();
+  Bench free_bench("bench", sm_config({}), 1, 0);
+  const uint64_t unlimited = cycles(free_bench.run(strided_load(32), "strided", 1, 32));
+  EXPECT_EQ(cycles(r) - unlimited, (15u * 400 + 401) - (31 + 400));
 }
 
 TEST(CycleSm, InFlightCapSerializesMisses) {
