@@ -116,6 +116,9 @@ struct CacheParams {
   Param<U32> size, ways, line, sector, latency, mshrs, merges;
 };
 const CacheParams kL1{"sm.l1", "L1 data cache", 0, 4, 128, 32, 28, 32};
+const Param<bool> kL1WriteAllocate{"sm.l1.write_allocate", false, "",
+                                   "global stores allocate L1 lines with the sectors they write "
+                                   "(the L1 is write-through either way; false: no-allocate)"};
 const CacheParams kConstant{"sm.const_cache", "constant cache", 8192, 4, 64, 64, 4, 8};
 
 const Param<U32> kParamLatency{"sm.param_latency", 4, "cycles",
@@ -174,6 +177,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   c.shared.bank_bytes = kSharedBankBytes.get(config);
   c.shared_latency = kSharedLatency.get(config);
   c.l1 = kL1.get(config, "sm.l1");
+  c.l1.write_allocate = kL1WriteAllocate.get(config);
   c.constant = kConstant.get(config, "sm.const_cache");
   if (!c.constant.enabled())
     throw ConfigError("sm.const_cache.size_bytes: the constant cache cannot be switched off");

@@ -203,7 +203,7 @@ void CycleSm::lsu_cycle() {
       request(q.sectors, AccessKind::Atomic, kAccessTag | q.access);
       break;
     case LineKind::Store:
-      l1_.write(q.line, q.sectors);
+      l1_.write(q.line, q.sectors, cycle_);
       request(q.sectors, AccessKind::Store, kStoreTag);
       break;
   }

@@ -126,12 +126,28 @@ SectoredCache::Result SectoredCache::read(uint64_t line_address, uint32_t sector
 }
 
 // No sector changes validity: present ones take the data functionally, absent ones stay absent.
-bool SectoredCache::write(uint64_t line_address, uint32_t /*sector_mask*/) {
+bool SectoredCache::write(uint64_t line_address, uint32_t sector_mask, uint64_t now) {
   if (!config_.enabled()) return false;
   Line* line = find(line_address);
-  if (!line) return false;
+  const bool present = line != nullptr;
+  if (!present && !config_.write_allocate) return false;
+  if (!present) line = allocate(line_address, now);
+  if (config_.write_allocate) {
+    line->valid |= sector_mask;
+    line->landed = std::max(line->landed, now);
+  }
   line->last_use = ++use_clock_;
-  return true;
+  return present;
+}
+
+SectoredCache::Line* SectoredCache::allocate(uint64_t line_address, uint64_t cycle) {
+  // Empty and invalidated ways have last_use 0, so they go before any line in use.
+  Line* way = set_of(line_address);
+  Line* line = std::min_element(way, way + config_.ways, [](const Line& a, const Line& b) {
+    return a.last_use < b.last_use;
+  });
+  *line = Line{line_address, 0, 0, cycle};
+  return line;
 }
 
 void SectoredCache::invalidate(uint64_t line_address) {
@@ -149,11 +165,7 @@ void SectoredCache::fill(uint32_t mshr, uint64_t cycle, std::vector<uint64_t>& w
   if (line) {
     line->landed = std::max(line->landed, cycle);
   } else {
-    // Empty and invalidated ways have last_use 0, so they go before any line in use.
-    Line* way = set_of(m.line);
-    line = std::min_element(way, way + config_.ways,
-                            [](const Line& a, const Line& b) { return a.last_use < b.last_use; });
-    *line = Line{m.line, 0, 0, cycle};
+    line = allocate(m.line, cycle);
   }
   line->valid |= m.sectors;
   line->last_use = ++use_clock_;

@@ -33,6 +33,7 @@ struct SectoredCacheConfig {
   uint32_t hit_latency = 1;  // cycles
   uint32_t mshrs = 32;       // outstanding line fetches
   uint32_t max_merges = 8;   // requests one MSHR may serve (the first included)
+  bool write_allocate = false;  // stores allocate the line with the sectors they write
   bool enabled() const { return size_bytes != 0; }
   /// What is wrong with the geometry (not powers of two, ways larger than the lines, ...);
   /// empty when nothing is. `prefix` names the configuration keys, e.g. "sm.l1".
@@ -58,9 +59,11 @@ class SectoredCache {
   /// `tag` identifies the requester: a Merged or Miss request is listed under its MSHR and handed
   /// back by fill().
   Result read(uint64_t line_address, uint32_t sector_mask, uint64_t now, uint64_t tag);
-  /// A write-through, no-allocate store: sectors already present stay valid (the data is written
-  /// functionally); nothing is allocated. Returns whether the line was present.
-  bool write(uint64_t line_address, uint32_t sector_mask);
+  /// A write-through store. No-allocate (the default): sectors already present stay valid (the
+  /// data is written functionally), nothing is allocated. With write_allocate, the written
+  /// sectors become valid at `now`, allocating the line (evicting the LRU way) if absent; stores
+  /// write whole sectors, as the coalescer's masks say. Returns whether the line was present.
+  bool write(uint64_t line_address, uint32_t sector_mask, uint64_t now = 0);
   /// Drops the line (atomics bypass and invalidate it).
   void invalidate(uint64_t line_address);
   /// The fetch of MSHR `mshr` landed at `cycle`: its sectors become valid (allocating the line,
@@ -91,6 +94,7 @@ class SectoredCache {
   };
   Line* set_of(uint64_t line_address);  // the set's first way
   Line* find(uint64_t line_address);    // nullptr when absent
+  Line* allocate(uint64_t line_address, uint64_t cycle);  // the LRU way of its set, emptied
 
   SectoredCacheConfig config_;
   unsigned line_shift_ = 0;

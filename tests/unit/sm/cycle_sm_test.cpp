@@ -447,6 +447,36 @@ TEST(CycleSm, BackpressureHoldsRequestsUntilEndReqWithoutLosingAny) {
   EXPECT_EQ(cycles(r) - unlimited, (15u * 400 + 401) - (31 + 400));
 }
 
+TEST(CycleSm, StoresAllocateInTheL1OnlyWhenConfiguredTo) {
+  const std::string store_then_load = R"(
+.visible .entry store_load(.param .u64 out)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [out];
+mov.u32 %r1, %tid.x;
+mul.wide.u32 %rd2, %r1, 4;
+add.s64 %rd3, %rd1, %rd2;
+st.global.u32 [%rd3], %r1;
+ld.global.u32 %r2, [%rd3];
+st.global.u32 [%rd3+128], %r2;
+ret;
+}
+)";
+  for (const bool allocate : {false, true}) {
+    testing::fresh_systemc();
+    Bench bench("bench", sm_config({"sm.l1.size_bytes=16384", std::string("sm.l1.write_allocate=") +
+                                                                   (allocate ? "true" : "false")}));
+    ASSERT_EQ(bench.run(store_then_load, "store_load", 1, 32).error, cmd::ErrorCode::None);
+    const sm::CycleStats& s = bench.sms[0]->stats();
+    EXPECT_EQ(s.l1_hits.value(), allocate ? 1u : 0u) << allocate;
+    EXPECT_EQ(s.l1_misses.value(), allocate ? 0u : 1u) << allocate;
+    uint32_t value = 0;
+    std::memcpy(&value, bench.at(128 + 4 * 7, 4), 4);
+    EXPECT_EQ(value, 7u);
+  }
+}
+
 TEST(CycleSm, InFlightCapSerializesMisses) {
   // A stride of 32 words puts each lane's load in a line of its own: 32 requests. With one in
   // flight each waits for the last to land (400 cycles each); with 64, they leave a cycle apart.

@@ -169,6 +169,18 @@ TEST(SectoredCache, WritesNeitherAllocateNorInvalidate) {
   EXPECT_FALSE(hits(fresh, 0x1000, 0x2));  // a write brings no sector in
 }
 
+TEST(SectoredCache, WriteAllocateBringsTheWrittenSectorsIn) {
+  SectoredCacheConfig config = small();
+  config.write_allocate = true;
+  SectoredCache cache(config);
+  EXPECT_FALSE(cache.write(0x1000, 0x5, 3));  // absent: allocated with sectors 0 and 2
+  EXPECT_TRUE(hits(cache, 0x1000, 0x5));
+  EXPECT_FALSE(hits(cache, 0x1000, 0x2));      // sector 1 was not written
+  EXPECT_TRUE(cache.write(0x1000, 0x2, 4));
+  EXPECT_TRUE(hits(cache, 0x1000, 0x7));
+  EXPECT_EQ(cache.misses(), 1u);  // the one lookup of sector 1 before it was written
+}
+
 TEST(SectoredCache, AWriteHitCountsAsAUseForReplacement) {
   SectoredCache cache(small());
   load(cache, 0x0000, 0x1, 1);
