@@ -9,10 +9,25 @@
 #include "models/pcie/link_timing.h"
 #include "models/pcie/pcie_config.h"
 #include "platform/command.h"
+#include "models/sm/cycle_sm_config.h"
+#include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
 
 namespace gpusoc::platform {
 namespace {
+
+// One line on the SMs: their fidelity and, for the cycle-level SM, its main structure.
+std::string sm_summary(const Config& config) {
+  ptx::SimtModel simt = ptx::SimtModel::Stack;
+  uint64_t deadlock = 0;
+  simt_settings(config, simt, deadlock);
+  const std::string simt_text = std::string("SIMT ") + ptx::simt_model_name(simt);
+  if (sm_model(config) != "cycle") return "loosely timed, " + simt_text;
+  const sm::CycleSmConfig c = sm::CycleSmConfig::from_config(config);
+  return fmt::format("cycle-level, {} processing blocks, {} scheduler, {} KiB L1, {} shared banks, {}",
+                     c.processing_blocks, c.scheduler, c.l1.size_bytes >> 10, c.shared.banks,
+                     simt_text);
+}
 
 nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie) {
   const pcie::LinkTiming link(pcie.link);
@@ -45,7 +60,9 @@ nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie)
 int info(const CommandContext& context) {
   const GpuSpec spec = GpuSpec::from_config(context.config);
   const pcie::PcieConfig pcie = pcie::PcieConfig::from_config(context.config);
-  const nlohmann::ordered_json j = derive(spec, pcie);
+  nlohmann::ordered_json j = derive(spec, pcie);
+  j["sm_model"] = sm_model(context.config);
+  j["sm_summary"] = sm_summary(context.config);
   const std::string format = context.options.get("format").value_or("text");
   if (format == "json") {
     std::cout << j.dump(2) << "\n";
@@ -62,7 +79,8 @@ int info(const CommandContext& context) {
       "PCIe        gen {} x{}: {:.2f} GB/s per direction after encoding; payload "
       "{:.2f} GB/s host-to-device, {:.2f} GB/s device-to-host\n"
       "per SM      {} threads ({} warps), {} CTAs, {} registers, {} bytes shared memory\n"
-      "per CTA     {} threads, {} bytes shared memory\n",
+      "per CTA     {} threads, {} bytes shared memory\n"
+      "SMs         {}\n",
       spec.gpu.gpcs, spec.gpu.tpcs_per_gpc, spec.gpu.sms_per_tpc, spec.total_sms(),
       spec.total_sp_cores(), spec.clock.shader_mhz, spec.clock.core_mhz, spec.clock.memory_mhz,
       spec.peak_fp32_gflops(), spec.peak_fp64_gflops(), s.fp64_units,
@@ -72,7 +90,7 @@ int info(const CommandContext& context) {
       j["pcie_raw_gbps"].get<double>(), j["pcie_h2d_payload_gbps"].get<double>(),
       j["pcie_d2h_payload_gbps"].get<double>(), s.max_threads, s.max_threads / s.warp_size,
       s.max_ctas, s.registers, s.shared_memory_bytes, s.max_threads_per_cta,
-      s.max_shared_per_cta);
+      s.max_shared_per_cta, j["sm_summary"].get<std::string>());
   return 0;
 }
 

@@ -140,7 +140,7 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
     dispatcher_->add_sm(*sm);
     sms_.push_back(std::move(sm));
   };
-  if (kSmModel.get(config) == "cycle") {
+  if (sm_model(config) == "cycle") {
     sm::CycleSmConfig cycle = sm::CycleSmConfig::from_config(config);
     cycle.clock_mhz = spec_.clock.shader_mhz;
     cycle.warp_slots = spec_.sm.max_threads / ptx::kWarpSize;
@@ -162,6 +162,10 @@ GpuSoc::~GpuSoc() = default;
 
 bool check_tlm_protocol(const Config& config) {
   return kCheckProtocol.get(config);
+}
+
+std::string sm_model(const Config& config) {
+  return kSmModel.get(config);
 }
 
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {

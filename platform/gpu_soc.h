@@ -29,6 +29,8 @@ namespace gpusoc::platform {
 
 /// Whether the configuration puts protocol checkers on every binding (platform.check_tlm_protocol).
 bool check_tlm_protocol(const Config& config);
+/// The SMs' fidelity, sm.model: "lt" or "cycle".
+std::string sm_model(const Config& config);
 /// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
 /// for whatever runs kernels: the SoC's SMs or the bare functional core.
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);

@@ -180,6 +180,24 @@ TEST_F(CliTest, InfoDerivesPeaksAndOccupancyLimits) {
   EXPECT_NE(gpusoc("info --format yaml").status, 0);
 }
 
+// V100 from its whitepaper: 80 SMs x 64 FP32 lanes x 2 flops x 1.53 GHz = 15.67 TFLOP/s, half
+// that in FP64; 4096-bit HBM2 at 1.754 GT/s = 898 GB/s; its SMs are cycle-level, 4 blocks.
+TEST_F(CliTest, InfoDescribesTheVoltaConfiguration) {
+  const Outcome info = gpusoc("info --format json --config " + kConfigDir + "/volta-v100.json");
+  ASSERT_EQ(info.status, 0) << info.err;
+  const nlohmann::json j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(j["sms"], 80);
+  EXPECT_NEAR(j["peak_fp32_gflops"].get<double>(), 80 * 64 * 2 * 1.53, 1e-6);
+  EXPECT_NEAR(j["peak_fp64_gflops"].get<double>(), 80 * 32 * 2 * 1.53, 1e-6);
+  EXPECT_NEAR(j["peak_dram_gbps"].get<double>(), 4096 / 8 * 1.754, 1e-6);
+  EXPECT_NEAR(j["pcie_raw_gbps"].get<double>(), 16 * 8.0 * 128 / 130 / 8, 1e-9);
+  EXPECT_EQ(j["sm_max_warps"], 64);
+  EXPECT_EQ(j["sm_model"], "cycle");
+  EXPECT_EQ(j["sm_summary"],
+            "cycle-level, 4 processing blocks, gto scheduler, 64 KiB L1, 32 shared banks, SIMT "
+            "independent");
+}
+
 TEST_F(CliTest, CommittedRegisterMapIsCurrent) {
   const Outcome doc = gpusoc("registers");
   ASSERT_EQ(doc.status, 0) << doc.err;
