@@ -1,0 +1,81 @@
+// Physical address -> where it lives in the memory system: memory partition (and its L2 slice),
+// channel within the partition (pseudo-channel for HBM2), bank group, bank, row and column. The
+// bit layout is configurable, lowest field first; partition, channel, bank group and bank indices
+// can be XOR-hashed with row bits so that strided streams spread over partitions and banks
+// instead of hammering one. Partitions interleave at `interleave_bytes` (a few hundred bytes).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpusoc::mempart {
+
+struct DramLocation {
+  uint32_t partition = 0;
+  uint32_t channel = 0;
+  uint32_t bank_group = 0;
+  uint32_t bank = 0;  // within its bank group
+  uint32_t row = 0;
+  uint32_t column = 0;  // in units of one burst
+  bool operator==(const DramLocation& o) const {
+    return partition == o.partition && channel == o.channel && bank_group == o.bank_group &&
+           bank == o.bank && row == o.row && column == o.column;
+  }
+};
+
+struct AddressMappingConfig {
+  uint64_t base = 0;                // addresses are offsets from here (VRAM_BASE)
+  uint32_t interleave_bytes = 256;  // consecutive bytes in one partition (power of two)
+  uint32_t partitions = 6;          // any count >= 1 (not only powers of two: the 8800 GTX has 6)
+  uint32_t channels = 1;            // per partition (power of two)
+  uint32_t bank_groups = 1;         // per channel (power of two)
+  uint32_t banks_per_group = 8;     // power of two
+  uint32_t rows = 16384;            // power of two
+  uint32_t columns = 32;            // bursts per row (power of two)
+  uint32_t burst_bytes = 32;        // bytes per column address (power of two)
+  /// Fields above the burst offset, lowest first, each once: "column", "bank", "bank_group",
+  /// "channel", "row". The partition sits at `interleave_bytes` (it is not a bit field, as the
+  /// count need not be a power of two); bits below it that belong to a field are taken first.
+  std::vector<std::string> layout{"column", "bank_group", "bank", "channel", "row"};
+  bool xor_hash = true;  // XOR bank group, bank, channel and partition with row bits
+  /// What is wrong (not a power of two, a field missing or repeated, ...), naming `prefix`.key;
+  /// empty when nothing is.
+  std::string problem(const std::string& prefix) const;
+};
+
+class AddressMapping {
+ public:
+  /// ConfigError on a problem, naming `prefix`.key.
+  explicit AddressMapping(const AddressMappingConfig& config,
+                          const std::string& prefix = "memory.mapping");
+  /// Addresses past the capacity wrap around it (the row is masked).
+  DramLocation map(uint64_t address) const;
+  /// The address map() sends to `where` (column offset 0): the two are inverse, for tests and
+  /// for trace generators that aim at a bank. ModelError when a field is out of range.
+  uint64_t address_of(const DramLocation& where) const;
+  const AddressMappingConfig& config() const { return config_; }
+  /// Bytes the mapping covers: partitions x channels x bank groups x banks x rows x row bytes.
+  uint64_t capacity_bytes() const { return uint64_t(config_.partitions) << local_bits_; }
+
+ private:
+  struct Field {
+    unsigned shift = 0;
+    uint32_t mask = 0;
+    uint32_t get(uint64_t local) const { return uint32_t(local >> shift) & mask; }
+    uint64_t put(uint32_t value) const { return uint64_t(value) << shift; }
+  };
+  // XOR-fold of the row, `hash_bits_` wide: bank bits low, then bank group, channel, and the
+  // partition rotation (see address_mapping.cpp for why one fold and not one per field).
+  uint64_t row_hash(uint32_t row) const;
+
+  AddressMappingConfig config_;
+  // Resolved shifts and masks, built once.
+  Field column_, bank_group_, bank_, channel_, row_;
+  unsigned burst_shift_ = 0, interleave_shift_ = 0, local_bits_ = 0;
+  unsigned hash_bits_ = 0;  // width of the fold; 0: no hashing
+  uint64_t hash_mask_ = 0;
+  unsigned group_hash_shift_ = 0, channel_hash_shift_ = 0, partition_hash_shift_ = 0;
+};
+
+}  // namespace gpusoc::mempart

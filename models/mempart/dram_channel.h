@@ -1,0 +1,74 @@
+// The timing state of one DRAM channel, as a memory controller consults it: for a command to a
+// bank, the earliest cycle the device accepts it given everything issued before (bank, bank
+// group, rank and data-bus constraints of dram_timing.h), and the state change when it issues.
+// Pure timing: no data. The controller (scheduler, page policy, refresh) stands on this.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/mempart/dram_command.h"
+#include "models/mempart/dram_timing.h"
+
+namespace gpusoc::mempart {
+
+class DramChannel {
+ public:
+  explicit DramChannel(const DramTiming& timing);
+  const DramTiming& timing() const { return timing_; }
+
+  /// Earliest cycle >= `now` at which `kind` may issue to (rank, bank_group, bank); kNever when
+  /// the bank's state forbids it outright (RD/WR to a closed bank, ACT to an open one, REF with
+  /// a bank open).
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  uint64_t earliest(DramCommandKind kind, uint32_t rank, uint32_t bank_group, uint32_t bank,
+                    uint64_t now) const;
+  /// Issues `c` (c.cycle must be >= earliest(...)); updates bank state and timing history.
+  /// Returns, for RD/RDA, the cycle the last data beat leaves the device (data ready);
+  /// for WR/WRA the cycle the write data ends; 0 for other commands. Both are the end of the
+  /// burst on the bus: c.cycle + CL + B, c.cycle + CWL + B. A command earliest() refuses at
+  /// c.cycle, or an index out of range, throws ModelError and changes nothing.
+  uint64_t issue(const DramCommand& c);
+
+  bool is_open(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
+  /// The row the bank holds open (its last ACT's row once it is closed).
+  uint32_t open_row(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
+
+ private:
+  struct Bank {
+    bool open = false;
+    uint32_t row = 0;
+    uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
+    uint64_t refresh_end = 0;  // the last REFpb to it ends
+  };
+  struct Group {  // per rank and bank group: the _L constraints
+    uint64_t next_act = 0, next_rd = 0, next_wr = 0;
+  };
+  struct Rank {  // the _S constraints, the four-activate window and refresh
+    uint64_t next_act = 0, next_rd = 0, next_wr = 0;
+    uint64_t idle = 0;         // every bank could take an ACT (its tRP, tRC, refreshes): REF
+    uint64_t refresh_end = 0;  // the last all-bank REF ends
+    uint64_t faw[4] = {};      // ring: when each of the last four ACTs lets a fifth through
+    uint32_t faw_next = 0;     // the oldest of the four
+    uint32_t open_banks = 0;
+  };
+  void check_address(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
+  size_t group_index(uint32_t rank, uint32_t bank_group) const {
+    return size_t(rank) * timing_.bank_groups + bank_group;
+  }
+  size_t bank_index(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
+    return group_index(rank, bank_group) * timing_.banks_per_group + bank;
+  }
+  void close(Rank& r, Bank& b, uint64_t precharge_at);
+
+  DramTiming timing_;
+  std::vector<Bank> banks_;    // rank-major, then bank group, then bank
+  std::vector<Group> groups_;  // rank-major
+  std::vector<Rank> ranks_;
+  uint64_t bus_free_ = 0;  // the end of the last burst on the data bus
+  // Derived once from timing_, in tCK.
+  uint32_t burst_ = 0, ccd_s_ = 0, ccd_l_ = 0, rd_to_wr_ = 0, wr_to_rd_s_ = 0, wr_to_rd_l_ = 0,
+           wr_to_pre_ = 0;
+};
+
+}  // namespace gpusoc::mempart
