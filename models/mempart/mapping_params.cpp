@@ -1,0 +1,57 @@
+#include "models/mempart/mapping_params.h"
+
+#include <sstream>
+#include <string>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+
+namespace gpusoc::mempart {
+namespace {
+
+const Param<uint32_t> kInterleave{"memory.mapping.interleave_bytes", 256, "bytes",
+                                  "consecutive bytes that stay in one memory partition before "
+                                  "the next partition's turn",
+                                  Range{32, 1u << 20}.power_of_two()};
+const Param<std::string> kLayout{"memory.mapping.layout", "column,bank_group,bank,channel,row", "",
+                                 "address fields above the burst offset, lowest first, each of "
+                                 "column, bank_group, bank, channel, row exactly once"};
+const Param<bool> kXorHash{"memory.mapping.xor_hash", true, "",
+                           "hash bank, bank group, channel and partition with a fold of the row "
+                           "bits so that strided streams spread over partitions and banks"};
+
+std::vector<std::string> split_fields(const std::string& text) {
+  std::vector<std::string> fields;
+  std::stringstream in(text);
+  std::string field;
+  while (std::getline(in, field, ',')) {
+    const size_t first = field.find_first_not_of(' ');
+    const size_t last = field.find_last_not_of(' ');
+    fields.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
+  }
+  return fields;
+}
+
+}  // namespace
+
+AddressMappingConfig mapping_from_config(const Config& config, const DramTiming& dram,
+                                         uint32_t partitions, uint32_t channels_per_partition,
+                                         uint64_t base) {
+  AddressMappingConfig m;
+  m.base = base;
+  m.interleave_bytes = kInterleave.get(config);
+  m.partitions = partitions;
+  m.channels = channels_per_partition;
+  m.bank_groups = dram.bank_groups;
+  m.banks_per_group = dram.banks_per_group;
+  m.rows = dram.rows;
+  m.columns = dram.columns / dram.burst_length;  // DramTiming counts beats, the mapping bursts
+  m.burst_bytes = dram.burst_bytes();
+  m.layout = split_fields(kLayout.get(config));
+  m.xor_hash = kXorHash.get(config);
+  const std::string bad = m.problem("memory.mapping");
+  if (!bad.empty()) throw ConfigError(bad);
+  return m;
+}
+
+}  // namespace gpusoc::mempart

@@ -1,0 +1,166 @@
+// One DRAM channel's memory controller: read and write queues, a command scheduler chosen by
+// name, a page policy, write draining between watermarks, and refresh, issuing commands to a
+// DramChannel (dram_channel.h), which says when each may go. Pure C++ and event-driven: the
+// caller asks when something next happens and advances to it; no work is done for idle cycles.
+//
+// Contract:
+//  - enqueue() takes a request when can_accept() says so (the queues are bounded; a full queue
+//    is the caller's backpressure).
+//  - advance(until) issues every command due at cycles <= until, in cycle order, at the earliest
+//    cycle the channel and the policies allow, and appends the requests whose data completed by
+//    then to `done` (a read completes when its last data beat leaves the device, a write when
+//    its data is written).
+//  - next_event() is the first cycle at which advance() would do anything (a command issue or a
+//    completion); kNever when the controller is idle and needs no refresh.
+//  - Every issued command is passed to the observer, if one is set (the independent timing
+//    checker in tests, a tracer in tools).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/mempart/address_mapping.h"
+#include "models/mempart/dram_channel.h"
+#include "models/mempart/dram_command.h"
+
+namespace gpusoc::mempart {
+
+struct MemRequest {
+  uint64_t id = 0;
+  bool write = false;
+  uint32_t rank = 0, bank_group = 0, bank = 0, row = 0, column = 0;
+  uint64_t arrival = 0;  // cycle it entered the controller
+};
+
+struct MemCompletion {
+  uint64_t id;
+  uint64_t cycle;  // data done
+};
+
+struct ControllerConfig {
+  std::string scheduler = "frfcfs";  // "fcfs" or "frfcfs" (row hits first, then oldest)
+  std::string page_policy = "open";  // "open" (rows stay open) or "closed" (auto-precharge
+                                     // when no queued request hits the row)
+  uint32_t read_queue = 32, write_queue = 32;  // entries
+  uint32_t write_high = 24, write_low = 8;     // start draining writes at high, stop at low
+  uint32_t starvation_cap = 16;   // frfcfs: a request this many younger row hits to its bank
+                                  // were served before goes next
+  bool per_bank_refresh = false;  // REFpb round-robin instead of all-bank REF (needs tRFCpb)
+  /// What is wrong, naming `prefix`.key (unknown names, watermarks out of order, ...).
+  std::string problem(const std::string& prefix) const;
+};
+
+/// Chooses the next request to serve among the queued ones (policy by name); see
+/// dram_scheduler.cpp for "fcfs" and "frfcfs". One instance per queue: it may keep state per
+/// queued request (kept in step through arrived() and served()).
+class DramScheduler {
+ public:
+  virtual ~DramScheduler() = default;
+  virtual const char* name() const = 0;
+  /// Index into `queue` of the request to work on next, given the channel's open rows; `queue`
+  /// is in arrival order. Must be deterministic. (The first of order().)
+  virtual size_t pick(const std::vector<MemRequest>& queue, const DramChannel& channel);
+  /// Every index of `queue`, most urgent first, into `out` (cleared first): the controller walks
+  /// this list and issues the next command of the first request that may go (the first request
+  /// to a bank speaks for it: later ones to that bank wait). Deterministic.
+  virtual void order(const std::vector<MemRequest>& queue, const DramChannel& channel,
+                     std::vector<uint32_t>& out) = 0;
+  /// queue.back() has just arrived.
+  virtual void arrived(const std::vector<MemRequest>& queue) { (void)queue; }
+  /// queue[index] is served (its column command issued; `row_hit`: it needed neither ACT nor
+  /// PRE) and leaves the queue right after this call.
+  virtual void served(const std::vector<MemRequest>& queue, size_t index, bool row_hit) {
+    (void)queue, (void)index, (void)row_hit;
+  }
+
+ private:
+  std::vector<uint32_t> pick_order_;  // pick()'s scratch
+};
+/// ConfigError for an unknown name (naming the known ones).
+std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name,
+                                                   uint32_t starvation_cap);
+const std::vector<std::string>& dram_scheduler_names();
+
+struct ControllerStats {
+  uint64_t reads = 0, writes = 0;
+  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // per column command
+  uint64_t activates = 0, precharges = 0, refreshes = 0;     // precharges: PRE, PREA, RDA, WRA
+  uint64_t read_write_turnarounds = 0;                       // direction changes on the data bus
+  uint64_t data_cycles = 0;                                  // cycles the data bus carried data
+  uint64_t total_read_latency = 0;                           // sum over reads of (done - arrival)
+};
+
+class MemoryController {
+ public:
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  /// ConfigError naming `prefix`.key when the config is wrong (or asks per-bank refresh of a
+  /// device without it).
+  MemoryController(const DramTiming& timing, const ControllerConfig& config,
+                   const std::string& prefix = "memory.controller");
+  ~MemoryController();
+
+  bool can_accept(bool write) const;
+  void enqueue(const MemRequest& request);  // request.arrival >= every earlier one
+  uint64_t next_event() const;
+  void advance(uint64_t until, std::vector<MemCompletion>& done);
+  void set_command_observer(std::function<void(const DramCommand&)> observer);
+
+  const ControllerStats& stats() const { return stats_; }
+  const DramChannel& channel() const { return channel_; }
+
+ private:
+  struct Queue {
+    std::vector<MemRequest> requests;  // arrival order
+    std::vector<uint8_t> outcome;      // per request: what its bank needed (Outcome bits)
+    std::unique_ptr<DramScheduler> scheduler;
+    uint32_t capacity = 0;
+  };
+  struct Refresh {          // per rank
+    uint64_t due = kNever;  // the next REF (or REFpb) is owed from this cycle
+    uint32_t bank = 0;      // per-bank refresh: the bank it goes to (rank-local index)
+  };
+  // The next command and when: valid until a command issues or a request arrives.
+  struct Plan {
+    uint64_t cycle = kNever;
+    DramCommand command;
+    bool refresh = false;  // else it serves a request:
+    bool write = false;    // of the write queue, at
+    uint32_t index = 0;
+  };
+
+  void compute_plan() const;
+  Plan plan_at(uint64_t now) const;
+  bool refresh_holds(const MemRequest& r, uint64_t now) const;
+  bool serving_writes() const;
+  void issue(const Plan& plan);
+  void serve(Queue& q, uint32_t index, DramCommand& c, uint64_t data_end);
+  bool row_wanted(const MemRequest& r, const MemRequest* except) const;
+  size_t bank_index(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
+    const DramTiming& t = channel_.timing();
+    return (size_t(rank) * t.bank_groups + bank_group) * t.banks_per_group + bank;
+  }
+
+  ControllerConfig config_;
+  DramChannel channel_;
+  ControllerStats stats_;
+  bool auto_precharge_ = false;    // closed page
+  uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
+  Queue reads_, writes_;
+  bool draining_ = false;  // writes are served until the write queue falls to write_low
+  std::vector<Refresh> refresh_;
+  uint64_t now_ = 0;  // the first cycle a command may still issue at (one command per cycle)
+  uint64_t last_arrival_ = 0;
+  int last_column_write_ = -1;            // direction of the last column command (-1: none yet)
+  std::vector<MemCompletion> in_flight_;  // in data order (bursts take the bus in issue order)
+  size_t in_flight_head_ = 0;
+  std::function<void(const DramCommand&)> observer_;
+  mutable Plan plan_;
+  mutable bool plan_valid_ = false;
+  mutable std::vector<uint32_t> order_;   // scratch: the scheduler's priority order
+  mutable std::vector<uint8_t> claimed_;  // scratch: per bank, a request spoke for it
+};
+
+}  // namespace gpusoc::mempart
