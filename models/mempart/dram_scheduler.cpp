@@ -86,11 +86,6 @@ const SchedulerEntry kSchedulers[] = {
 
 }  // namespace
 
-size_t DramScheduler::pick(const std::vector<MemRequest>& queue, const DramChannel& channel) {
-  order(queue, channel, pick_order_);
-  return pick_order_.empty() ? 0 : pick_order_.front();
-}
-
 const std::vector<std::string>& dram_scheduler_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;

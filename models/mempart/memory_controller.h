@@ -60,9 +60,6 @@ class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
   virtual const char* name() const = 0;
-  /// Index into `queue` of the request to work on next, given the channel's open rows; `queue`
-  /// is in arrival order. Must be deterministic. (The first of order().)
-  virtual size_t pick(const std::vector<MemRequest>& queue, const DramChannel& channel);
   /// Every index of `queue`, most urgent first, into `out` (cleared first): the controller walks
   /// this list and issues the next command of the first request that may go (the first request
   /// to a bank speaks for it: later ones to that bank wait). Deterministic.
@@ -75,9 +72,6 @@ class DramScheduler {
   virtual void served(const std::vector<MemRequest>& queue, size_t index, bool row_hit) {
     (void)queue, (void)index, (void)row_hit;
   }
-
- private:
-  std::vector<uint32_t> pick_order_;  // pick()'s scratch
 };
 /// ConfigError for an unknown name (naming the known ones).
 std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name,

@@ -51,8 +51,6 @@ class CycleSm : public sc_core::sc_module,
   const CycleStats& stats() const { return stats_; }
   /// Also count per kernel, in `table` (shared by the GPU's SMs); without it, per SM only.
   void set_kernel_stats(KernelCycleStats& table) { kernel_stats_ = &table; }
-  /// The SM's cycle counter: what %clock reads on it.
-  uint64_t cycle() const { return cycle_; }
 
  private:
   static constexpr uint64_t kNever = ~uint64_t(0);
