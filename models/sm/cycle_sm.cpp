@@ -125,11 +125,8 @@ void CycleSm::admit_arrivals() {
   batch.swap(arriving_);
   for (const Arrival& a : batch) {
     if (a.grid->failed) {  // its grid faulted before the CTA got here: it never starts
-      CtaReport r;
-      r.ctaid = a.ctaid;
-      r.start = r.end = sc_core::sc_time_stamp();
-      r.dropped = true;
-      listener_->cta_retired(*a.grid, sm_id_, r);
+      const sc_time now = sc_core::sc_time_stamp();
+      listener_->cta_retired(*a.grid, sm_id_, dropped_cta(a.ctaid, now, now));
       continue;
     }
     place(*a.grid, a.ctaid);

@@ -84,11 +84,8 @@ void LooselyTimedSm::admit_new_ctas() {
   batch.swap(arriving_);
   for (const Arrival& a : batch) {
     if (a.grid->failed) {  // its grid faulted before the CTA got here: it never starts
-      CtaReport report;
-      report.ctaid = a.ctaid;
-      report.start = report.end = sc_core::sc_time_stamp();
-      report.dropped = true;
-      listener_->cta_retired(*a.grid, sm_id_, report);
+      const sc_time now = sc_core::sc_time_stamp();
+      listener_->cta_retired(*a.grid, sm_id_, dropped_cta(a.ctaid, now, now));
       continue;
     }
     auto cta = std::make_unique<ResidentCta>(*a.grid, a.ctaid, runners_.take(*a.grid));
@@ -160,12 +157,9 @@ void LooselyTimedSm::drop_failed_grids() {
     }
     std::unique_ptr<ResidentCta> cta = std::move(*it);
     it = resident_.erase(it);
-    CtaReport report;
-    report.ctaid = cta->ctaid;
-    report.start = sc_time(double(cta->start), SC_PS);
-    report.end = sc_core::sc_time_stamp();
-    report.dropped = true;
-    listener_->cta_retired(*cta->grid, sm_id_, report);
+    listener_->cta_retired(*cta->grid, sm_id_,
+                           dropped_cta(cta->ctaid, sc_time(double(cta->start), SC_PS),
+                                       sc_core::sc_time_stamp()));
   }
 }
 

@@ -31,6 +31,17 @@ struct CtaReport {
   std::string message;
 };
 
+/// The report of a CTA abandoned because its grid failed (it ran from `start` until `end`, or
+/// never started when they are equal).
+inline CtaReport dropped_cta(ptx::Dim3 ctaid, sc_core::sc_time start, sc_core::sc_time end) {
+  CtaReport r;
+  r.ctaid = ctaid;
+  r.start = start;
+  r.end = end;
+  r.dropped = true;
+  return r;
+}
+
 class CtaRetirementListener {
  public:
   virtual ~CtaRetirementListener() = default;
