@@ -1,7 +1,9 @@
 #include "platform/command.h"
 
+#include <fstream>
 #include <stdexcept>
 
+#include "models/common/error.h"
 #include "models/common/stats_report.h"
 
 namespace gpusoc::platform {
@@ -20,6 +22,45 @@ std::vector<std::string> OptionValues::all(std::string_view name) const {
 void CommandContext::write_stats() const {
   if (common.stats_out) write_stats_file(stats, *common.stats_out);
   stats_written_ = true;
+}
+
+namespace {
+
+// "a.b,1" rows for every number or string in the report; arrays index like fields ("a.0.b").
+void flatten(const nlohmann::ordered_json& j, const std::string& name, std::ostream& out) {
+  if (j.is_object() || j.is_array()) {
+    size_t index = 0;
+    for (auto it = j.begin(); it != j.end(); ++it, ++index) {
+      const std::string key = j.is_object() ? it.key() : std::to_string(index);
+      flatten(*it, name.empty() ? key : name + "." + key, out);
+    }
+    return;
+  }
+  out << name << "," << (j.is_string() ? j.get<std::string>() : j.dump()) << "\n";
+}
+
+}  // namespace
+
+void CommandContext::write_report(const nlohmann::ordered_json& report,
+                                  const std::string& summary) const {
+  stats_written_ = true;
+  if (!common.stats_out) return;
+  const std::string& file = *common.stats_out;
+  std::ofstream out(file);
+  switch (stats_format_of(file).value_or(StatsFormat::kJson)) {
+    case StatsFormat::kJson:
+      out << report.dump(2) << "\n";
+      break;
+    case StatsFormat::kCsv:
+      out << "name,value\n";
+      flatten(report, "", out);
+      break;
+    case StatsFormat::kText:
+      out << summary;
+      break;
+  }
+  out.close();
+  if (!out) throw Error("cannot write statistics to '" + file + "'");
 }
 
 Command::Command(std::string name, std::string summary, Run run)

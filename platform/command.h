@@ -24,6 +24,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/common/config.h"
 #include "models/common/stat_group.h"
 
@@ -72,6 +74,10 @@ class CommandContext {
   // calls this once the simulation is over, before those objects go; for any other
   // command the CLI calls it after the command returns.
   void write_stats() const;
+  // A command with a report of its own (memtrace) writes it to --stats-out instead of the
+  // statistics tree: the JSON as it is (.json), flattened to dotted names (.csv), or `summary`
+  // (.txt).
+  void write_report(const nlohmann::ordered_json& report, const std::string& summary) const;
   bool stats_written() const { return stats_written_; }
 
   const Config& config;  // defaults, --config file, --set overrides

@@ -30,6 +30,12 @@ const Param<uint32_t> kQueueDepth{"devmem.queue_depth", 64, "requests",
                                   "(0: unlimited)",
                                   Range{0, 65536}};
 
+const Param<std::string> kMemoryModel{"memory.model", "hierarchy", "",
+                                      "what the SMs' accesses go through: hierarchy (crossbar, "
+                                      "L2 slices, memory partitions with DRAM timing) or flat "
+                                      "(one latency and bandwidth, devmem.*)",
+                                      OneOf{"hierarchy", "flat"}};
+
 const Param<std::string> kSmModel{"sm.model", "lt", "",
                                   "SM fidelity: lt (loosely timed: fast, per-class issue costs) "
                                   "or cycle (cycle-level: schedulers, scoreboard, pipelines, LSU, "
@@ -129,6 +135,14 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   dispatcher_ = std::make_unique<gigathread::CtaDispatcher>("cta_dispatcher", dispatch, stats_);
   cp.grid_out.bind(dispatcher_->grid_in);
 
+  if (kMemoryModel.get(config) == "hierarchy") {
+    memsys::MemoryDescription described = memory_description(spec_, ptx::kGlobalBase);
+    described.ports = uint32_t(dispatch.places.size());
+    memory_system_ = std::make_unique<memsys::MemorySystem>(
+        "memory_system", memsys::hierarchy_config_from(config, described), ptx::kGlobalBase,
+        spec_.memory.capacity_bytes, stats_);
+    connect(memory_system_->backing, vram_->target, "memory_system_data");
+  }
   add_sms(config, uint32_t(dispatch.places.size()));
 }
 
@@ -136,7 +150,11 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
 void GpuSoc::add_sms(const Config& config, uint32_t count) {
   auto add = [&](auto sm) {
     const std::string label = std::string(sm->basename()) + "_mem";
-    connect(sm->mem_initiator, vram_->target, label);
+    if (memory_system_) {
+      connect(sm->mem_initiator, memory_system_->target, label);
+    } else {
+      connect(sm->mem_initiator, vram_->target, label);
+    }
     dispatcher_->add_sm(*sm);
     sms_.push_back(std::move(sm));
   };
@@ -171,6 +189,19 @@ std::string sm_model(const Config& config) {
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {
   ptx::simt_model_from_name(kSimtModel.get(config), model);  // OneOf checked the name
   deadlock_instructions = kSimtDeadlock.get(config);
+}
+
+memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base) {
+  memsys::MemoryDescription m;
+  m.type = std::string(to_string(spec.memory.type));
+  m.partitions = spec.memory.partitions;
+  m.partition_bus_bits = spec.memory.bus_width_bits;
+  m.data_rate = spec.memory.data_rate;
+  m.memory_mhz = spec.clock.memory_mhz;
+  m.core_mhz = spec.clock.core_mhz;
+  m.base = base;
+  m.ports = spec.total_sms();
+  return m;
 }
 
 }  // namespace gpusoc::platform

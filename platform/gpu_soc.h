@@ -3,8 +3,9 @@
 // GPC and TPC, and device memory. From outside it is a PCIe device: bind the endpoint's sockets
 // to a root port (HostSystem does) and drive it through BAR0, BAR1 and DMA.
 //
-// In this issue device memory is one target with a configured latency and bandwidth; the memory
-// system (crossbar, L2, partitions) replaces it without changing the SMs or these sockets.
+// The SMs reach device memory through the memory system (crossbar, L2 slices, partitions with
+// DRAM timing), which keeps the data in `vram`; BAR1, the copy engines and the command processor
+// use `vram` directly. memory.model=flat puts the SMs on `vram` too (one latency, one bandwidth).
 #pragma once
 
 #include <memory>
@@ -19,6 +20,8 @@
 #include "models/common/tlm_router.h"
 #include "models/gigathread/command_processor.h"
 #include "models/gigathread/cta_dispatcher.h"
+#include "models/memsys/hierarchy_params.h"
+#include "models/memsys/memory_system.h"
 #include "models/pcie/copy_engine.h"
 #include "models/pcie/pcie_endpoint.h"
 #include "models/sm/cycle_sm.h"
@@ -34,6 +37,9 @@ std::string sm_model(const Config& config);
 /// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
 /// for whatever runs kernels: the SoC's SMs or the bare functional core.
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);
+/// The memory the specification describes, for the memory hierarchy: device memory from `base`,
+/// one port per SM.
+memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base);
 
 class GpuSoc : public sc_core::sc_module {
  public:
@@ -59,7 +65,8 @@ class GpuSoc : public sc_core::sc_module {
   GpuSpec spec_;
   CheckedBindings bindings_;
   StatGroup stats_;
-  std::unique_ptr<MemoryTarget> vram_;
+  std::unique_ptr<MemoryTarget> vram_;  // the data, and device memory for PCIe and DMA
+  std::unique_ptr<memsys::MemorySystem> memory_system_;  // the SMs' path, unless memory.model=flat
   std::unique_ptr<pcie::PcieEndpoint> endpoint_;
   std::unique_ptr<TlmRouter> register_bus_;
   std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;

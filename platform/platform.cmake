@@ -8,7 +8,8 @@ add_library(gpusoc_soc OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/register_doc.cpp)
 target_include_directories(gpusoc_soc PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(gpusoc_soc
-  PUBLIC gpusoc_host gpusoc_pcie gpusoc_gigathread gpusoc_cta_dispatch gpusoc_sm gpusoc_common
+  PUBLIC gpusoc_host gpusoc_pcie gpusoc_gigathread gpusoc_cta_dispatch gpusoc_sm gpusoc_memsys
+         gpusoc_common
   PRIVATE gpusoc_warnings)
 
 # gpusoc_platform: the parts of the gpusoc program other than its subcommands.
@@ -37,3 +38,4 @@ gpusoc_cli_command(cmd_info.cpp)
 gpusoc_cli_command(cmd_registers.cpp)
 gpusoc_cli_command(cmd_ptx.cpp DEPS gpusoc_ptx)
 gpusoc_cli_command(cmd_run.cpp DEPS gpusoc_apps)
+gpusoc_cli_command(cmd_memtrace.cpp DEPS gpusoc_memsys)

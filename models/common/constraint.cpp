@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -96,6 +97,10 @@ Range Range::at_least(nlohmann::json min) {
 
 OneOf::OneOf(std::initializer_list<std::string> choices) {
   choices_ = choices;
+}
+
+OneOf::OneOf(std::vector<std::string> choices) {
+  choices_ = std::move(choices);
 }
 
 }  // namespace gpusoc

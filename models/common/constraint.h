@@ -49,6 +49,8 @@ class Range : public Constraint {
 class OneOf : public Constraint {
  public:
   OneOf(std::initializer_list<std::string> choices);
+  // From a registry's list of names (policies chosen by name).
+  explicit OneOf(std::vector<std::string> choices);
 };
 
 }  // namespace gpusoc

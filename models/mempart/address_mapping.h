@@ -37,7 +37,11 @@ struct AddressMappingConfig {
   /// Fields above the burst offset, lowest first, each once: "column", "bank", "bank_group",
   /// "channel", "row". The partition sits at `interleave_bytes` (it is not a bit field, as the
   /// count need not be a power of two); bits below it that belong to a field are taken first.
-  std::vector<std::string> layout{"column", "bank_group", "bank", "channel", "row"};
+  /// The default puts the bank group lowest, then the channel: consecutive bursts alternate bank
+  /// groups, so that a sequential stream pays tCCD_S rather than tCCD_L (longer than the burst on
+  /// GDDR5, GDDR6, HBM2 and DDR4), and every few bursts the channel, so that it keeps all the
+  /// partition's channels busy; each channel still sees consecutive columns of one row.
+  std::vector<std::string> layout{"bank_group", "channel", "column", "bank", "row"};
   bool xor_hash = true;  // XOR bank group, bank, channel and partition with row bits
   /// What is wrong (not a power of two, a field missing or repeated, ...), naming `prefix`.key;
   /// empty when nothing is.

@@ -59,14 +59,17 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
                                uint32_t bank, uint64_t now) const {
   check_address(rank, bank_group, bank);
   const Rank& r = ranks_[rank];
-  const Group& g = groups_[group_index(rank, bank_group)];
   const Bank& b = banks_[bank_index(rank, bank_group, bank)];
   switch (kind) {
     case DramCommandKind::Activate:
-      if (b.open) return kNever;
-      return std::max({now, b.next_act, r.next_act, g.next_act, r.faw[r.faw_next]});
     case DramCommandKind::Precharge:
-      return std::max({now, r.refresh_end, b.refresh_end, b.open ? b.next_pre : 0});
+    case DramCommandKind::Read:
+    case DramCommandKind::ReadPrecharge:
+    case DramCommandKind::Write:
+    case DramCommandKind::WritePrecharge: {
+      const uint64_t own = bank_ready(kind, rank, bank_group, bank);  // checked above
+      return own == kNever ? kNever : std::max({now, own, shared_ready(kind, rank, bank_group)});
+    }
     case DramCommandKind::PrechargeAll: {
       // Rare (refresh preparation): a walk over the rank's banks, no allocation.
       uint64_t t = std::max(now, r.refresh_end);
@@ -77,14 +80,6 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
       }
       return t;
     }
-    case DramCommandKind::Read:
-    case DramCommandKind::ReadPrecharge:
-      if (!b.open) return kNever;
-      return std::max({now, b.next_rd, r.next_rd, g.next_rd, minus(bus_free_, timing_.CL)});
-    case DramCommandKind::Write:
-    case DramCommandKind::WritePrecharge:
-      if (!b.open) return kNever;
-      return std::max({now, b.next_wr, r.next_wr, g.next_wr, minus(bus_free_, timing_.CWL)});
     case DramCommandKind::Refresh:
       if (r.open_banks != 0) return kNever;
       return std::max(now, r.idle);

@@ -4,6 +4,7 @@
 // Pure timing: no data. The controller (scheduler, page policy, refresh) stands on this.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,47 @@ class DramChannel {
   static constexpr uint64_t kNever = ~uint64_t(0);
   uint64_t earliest(DramCommandKind kind, uint32_t rank, uint32_t bank_group, uint32_t bank,
                     uint64_t now) const;
+  /// earliest() of ACT, PRE, RD (RDA) and WR (WRA) split in two, so that a controller can keep
+  /// the part banks share once per bank group: earliest = max(now, bank_ready, shared_ready).
+  /// bank_ready: the bank's own constraints (kNever as earliest() when its state forbids kind);
+  /// it changes only with commands to the bank, PREA and REF of its rank.
+  /// Both are unchecked (the controller's hot path): indices must be in range, kind one of the
+  /// four.
+  uint64_t bank_ready(DramCommandKind kind, uint32_t rank, uint32_t bank_group,
+                      uint32_t bank) const {
+    const Bank& b = banks_[bank_index(rank, bank_group, bank)];
+    switch (kind) {
+      case DramCommandKind::Activate:
+        return b.open ? kNever : b.next_act;
+      case DramCommandKind::Precharge:
+        return std::max(b.refresh_end, b.open ? b.next_pre : 0);
+      case DramCommandKind::Read:
+      case DramCommandKind::ReadPrecharge:
+        return b.open ? b.next_rd : kNever;
+      default:  // Write, WritePrecharge
+        return b.open ? b.next_wr : kNever;
+    }
+  }
+  /// shared_ready: the constraints of its bank group, rank and the data bus (tRRD, tFAW, tCCD,
+  /// tWTR, read-to-write, the bus, a running REF): ACT and REF move them for ACT and PRE, column
+  /// commands for RD and WR.
+  uint64_t shared_ready(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const {
+    const Rank& r = ranks_[rank];
+    const Group& g = groups_[group_index(rank, bank_group)];
+    switch (kind) {
+      case DramCommandKind::Activate:
+        return std::max({r.next_act, g.next_act, r.faw[r.faw_next]});
+      case DramCommandKind::Precharge:
+        return r.refresh_end;
+      case DramCommandKind::Read:
+      case DramCommandKind::ReadPrecharge:
+        return std::max(
+            {r.next_rd, g.next_rd, bus_free_ > timing_.CL ? bus_free_ - timing_.CL : 0});
+      default:  // Write, WritePrecharge
+        return std::max(
+            {r.next_wr, g.next_wr, bus_free_ > timing_.CWL ? bus_free_ - timing_.CWL : 0});
+    }
+  }
   /// Issues `c` (c.cycle must be >= earliest(...)); updates bank state and timing history.
   /// Returns, for RD/RDA, the cycle the last data beat leaves the device (data ready);
   /// for WR/WRA the cycle the write data ends; 0 for other commands. Both are the end of the

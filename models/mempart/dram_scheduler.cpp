@@ -1,5 +1,5 @@
-// The DRAM schedulers a memory controller chooses by name: the priority order in which it walks
-// a queue (memory_controller.cpp issues the first request whose next command may go).
+// The DRAM schedulers a memory controller chooses by name: the urgency classes by which it picks,
+// per bank, the request to serve (memory_controller.h states how the controller uses them).
 //   fcfs:   oldest first; the oldest request to a bank holds it (it gets its PRE and ACT).
 //   frfcfs: row hits (the bank holds the request's row open) first, then oldest (Rixner et al.,
 //           "Memory Access Scheduling", ISCA 2000). A request that younger row hits to its bank
@@ -17,57 +17,20 @@ namespace {
 class FcfsScheduler : public DramScheduler {
  public:
   const char* name() const override { return "fcfs"; }
-  void order(const std::vector<MemRequest>& queue, const DramChannel&,
-             std::vector<uint32_t>& out) override {
-    out.clear();
-    for (uint32_t i = 0; i < queue.size(); ++i) out.push_back(i);
-  }
+  uint8_t urgency(bool, uint32_t) const override { return 0; }
 };
-
-bool same_bank(const MemRequest& a, const MemRequest& b) {
-  return a.rank == b.rank && a.bank_group == b.bank_group && a.bank == b.bank;
-}
 
 class FrFcfsScheduler : public DramScheduler {
  public:
   explicit FrFcfsScheduler(uint32_t starvation_cap) : cap_(starvation_cap) {}
   const char* name() const override { return "frfcfs"; }
-
-  void order(const std::vector<MemRequest>& queue, const DramChannel& channel,
-             std::vector<uint32_t>& out) override {
-    out.clear();
-    // Three passes in arrival order (no sort): starved, row hits, the rest.
-    hit_.clear();
-    for (uint32_t i = 0; i < queue.size(); ++i) {
-      hit_.push_back(hit(queue[i], channel));
-      if (bypassed_[i] >= cap_) out.push_back(i);
-    }
-    for (uint32_t i = 0; i < queue.size(); ++i) {
-      if (bypassed_[i] < cap_ && hit_[i]) out.push_back(i);
-    }
-    for (uint32_t i = 0; i < queue.size(); ++i) {
-      if (bypassed_[i] < cap_ && !hit_[i]) out.push_back(i);
-    }
-  }
-
-  void arrived(const std::vector<MemRequest>&) override { bypassed_.push_back(0); }
-
-  void served(const std::vector<MemRequest>& queue, size_t index, bool row_hit) override {
-    if (row_hit) {
-      for (size_t i = 0; i < index; ++i) bypassed_[i] += same_bank(queue[i], queue[index]);
-    }
-    bypassed_.erase(bypassed_.begin() + ptrdiff_t(index));
+  // Starved first, then row hits, then the rest.
+  uint8_t urgency(bool row_hit, uint32_t bypassed) const override {
+    return bypassed >= cap_ ? 0 : row_hit ? 1 : 2;
   }
 
  private:
-  static bool hit(const MemRequest& r, const DramChannel& channel) {
-    return channel.is_open(r.rank, r.bank_group, r.bank) &&
-           channel.open_row(r.rank, r.bank_group, r.bank) == r.row;
-  }
-
   uint32_t cap_;
-  std::vector<uint32_t> bypassed_;  // per queued request, in queue order
-  std::vector<uint8_t> hit_;        // order()'s scratch: per queued request, a row hit
 };
 
 struct SchedulerEntry {

@@ -13,9 +13,11 @@ const Param<uint32_t> kInterleave{"memory.mapping.interleave_bytes", 256, "bytes
                                   "consecutive bytes that stay in one memory partition before "
                                   "the next partition's turn",
                                   Range{32, 1u << 20}.power_of_two()};
-const Param<std::string> kLayout{"memory.mapping.layout", "column,bank_group,bank,channel,row", "",
+const Param<std::string> kLayout{"memory.mapping.layout", "bank_group,channel,column,bank,row", "",
                                  "address fields above the burst offset, lowest first, each of "
-                                 "column, bank_group, bank, channel, row exactly once"};
+                                 "column, bank_group, bank, channel, row exactly once (bank "
+                                 "group and channel lowest: a sequential stream alternates bank "
+                                 "groups and keeps every channel busy)"};
 const Param<bool> kXorHash{"memory.mapping.xor_hash", true, "",
                            "hash bank, bank group, channel and partition with a fold of the row "
                            "bits so that strided streams spread over partitions and banks"};

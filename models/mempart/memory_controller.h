@@ -53,30 +53,26 @@ struct ControllerConfig {
   std::string problem(const std::string& prefix) const;
 };
 
-/// Chooses the next request to serve among the queued ones (policy by name); see
-/// dram_scheduler.cpp for "fcfs" and "frfcfs". One instance per queue: it may keep state per
-/// queued request (kept in step through arrived() and served()).
+/// How urgent a queued request is (policy by name; see dram_scheduler.cpp for "fcfs" and
+/// "frfcfs"): a class, lower first; within a class, older first. The controller serves, per bank,
+/// the request of least (class, age) (it speaks for the bank: later ones to that bank wait), and
+/// among the banks the one whose next command may go soonest (ties: least (class, age)). The
+/// class may depend on nothing but its arguments, so that the controller re-evaluates a bank only
+/// when the bank's row or its requests change.
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
   virtual const char* name() const = 0;
-  /// Every index of `queue`, most urgent first, into `out` (cleared first): the controller walks
-  /// this list and issues the next command of the first request that may go (the first request
-  /// to a bank speaks for it: later ones to that bank wait). Deterministic.
-  virtual void order(const std::vector<MemRequest>& queue, const DramChannel& channel,
-                     std::vector<uint32_t>& out) = 0;
-  /// queue.back() has just arrived.
-  virtual void arrived(const std::vector<MemRequest>& queue) { (void)queue; }
-  /// queue[index] is served (its column command issued; `row_hit`: it needed neither ACT nor
-  /// PRE) and leaves the queue right after this call.
-  virtual void served(const std::vector<MemRequest>& queue, size_t index, bool row_hit) {
-    (void)queue, (void)index, (void)row_hit;
-  }
+  /// `row_hit`: the bank holds the request's row open; `bypassed`: how many younger requests to
+  /// its bank were served as row hits before it.
+  virtual uint8_t urgency(bool row_hit, uint32_t bypassed) const = 0;
 };
 /// ConfigError for an unknown name (naming the known ones).
 std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name,
                                                    uint32_t starvation_cap);
 const std::vector<std::string>& dram_scheduler_names();
+/// The page policies ControllerConfig::page_policy names.
+const std::vector<std::string>& page_policy_names();
 
 struct ControllerStats {
   uint64_t reads = 0, writes = 0;
@@ -85,6 +81,9 @@ struct ControllerStats {
   uint64_t read_write_turnarounds = 0;                       // direction changes on the data bus
   uint64_t data_cycles = 0;                                  // cycles the data bus carried data
   uint64_t total_read_latency = 0;                           // sum over reads of (done - arrival)
+  // Per bank (rank-major, then bank group, then bank), for per-bank utilization.
+  std::vector<uint64_t> bank_columns;    // RD, RDA, WR, WRA
+  std::vector<uint64_t> bank_activates;  // ACT
 };
 
 class MemoryController {
@@ -96,7 +95,8 @@ class MemoryController {
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
 
-  bool can_accept(bool write) const;
+  bool can_accept(bool write) const { return room(write) > 0; }
+  uint32_t room(bool write) const;          // free entries of the read or write queue
   void enqueue(const MemRequest& request);  // request.arrival >= every earlier one
   uint64_t next_event() const;
   void advance(uint64_t until, std::vector<MemCompletion>& done);
@@ -106,11 +106,37 @@ class MemoryController {
   const DramChannel& channel() const { return channel_; }
 
  private:
+  static constexpr uint8_t kUnknown = 0xff;  // a slot's urgency not yet taken
+  struct Slot {                              // a queued request
+    MemRequest request;
+    uint64_t seq = 0;            // arrival order
+    uint32_t bank = 0;           // bank_index() of the request
+    uint32_t bypassed = 0;       // younger row hits to its bank served before it
+    uint8_t outcome = 0;         // what its bank needed so far (Outcome bits)
+    uint8_t urgency = kUnknown;  // the scheduler's class, kept while its inputs stay
+  };
+  // Per queue and bank: the requests to it and the one that speaks for it, chosen again only
+  // when a command to the bank or an arrival for it changed them (incremental planning).
+  struct Candidate {
+    std::vector<uint32_t> queued;                      // slots, in arrival order
+    int32_t slot = -1;                                 // the one speaking for the bank; none: -1
+    DramCommandKind kind = DramCommandKind::Activate;  // its next command
+    bool stale = false;  // to be chosen again (then listed in Queue::stale)
+    bool open = false;   // the bank's state the queued urgencies were taken in
+    uint32_t row = 0;
+  };
   struct Queue {
-    std::vector<MemRequest> requests;  // arrival order
-    std::vector<uint8_t> outcome;      // per request: what its bank needed (Outcome bits)
-    std::unique_ptr<DramScheduler> scheduler;
-    uint32_t capacity = 0;
+    mutable std::vector<Slot> slots;  // `capacity` of them; urgencies are filled in lazily
+    std::vector<uint32_t> free;
+    uint32_t size = 0, capacity = 0;
+    mutable std::vector<Candidate> candidates;  // per bank, brought up to date by planning
+    mutable std::vector<uint32_t> stale;        // banks whose candidate is stale
+    // What planning scans, per bank (apart, so that the scan is a tight loop): the candidate's
+    // key ((urgency, seq), the least the most urgent; ~0 for none), the earliest cycle of its next
+    // command by its bank's own constraints and its arrival (kNever for none), and the entry of
+    // shared_ that holds the rest.
+    mutable std::vector<uint64_t> key, own;
+    mutable std::vector<uint32_t> shared;
   };
   struct Refresh {          // per rank
     uint64_t due = kNever;  // the next REF (or REFpb) is owed from this cycle
@@ -121,17 +147,25 @@ class MemoryController {
     uint64_t cycle = kNever;
     DramCommand command;
     bool refresh = false;  // else it serves a request:
-    bool write = false;    // of the write queue, at
-    uint32_t index = 0;
+    bool write = false;    // of the write queue, in
+    uint32_t slot = 0;
+    uint64_t key = 0;  // refresh 0, a request 1 + its candidate's key: the least wins a tie
+    uint64_t now = 0;  // planned from this cycle on
   };
 
   void compute_plan() const;
   Plan plan_at(uint64_t now) const;
+  void choose(const Queue& q, uint32_t bank) const;
+  void offer(const Queue& q, uint32_t bank, bool owed, Plan& best) const;
+  void touched(uint32_t bank);
+  void update_shared(DramCommandKind kind, uint32_t rank);
+  uint32_t shared_index(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const;
+  bool refresh_owed(uint64_t now) const;
   bool refresh_holds(const MemRequest& r, uint64_t now) const;
   bool serving_writes() const;
   void issue(const Plan& plan);
-  void serve(Queue& q, uint32_t index, DramCommand& c, uint64_t data_end);
-  bool row_wanted(const MemRequest& r, const MemRequest* except) const;
+  void serve(Queue& q, uint32_t slot, DramCommand& c, uint64_t data_end);
+  bool row_wanted(const Slot& s) const;
   size_t bank_index(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
     const DramTiming& t = channel_.timing();
     return (size_t(rank) * t.bank_groups + bank_group) * t.banks_per_group + bank;
@@ -151,10 +185,13 @@ class MemoryController {
   std::vector<MemCompletion> in_flight_;  // in data order (bursts take the bus in issue order)
   size_t in_flight_head_ = 0;
   std::function<void(const DramCommand&)> observer_;
+  std::unique_ptr<DramScheduler> scheduler_;
+  uint64_t next_seq_ = 0;
+  uint32_t banks_per_rank_ = 0;
+  // Per rank, bank group and command class (ACT, PRE, RD, WR): DramChannel::shared_ready().
+  std::vector<uint64_t> shared_;
   mutable Plan plan_;
   mutable bool plan_valid_ = false;
-  mutable std::vector<uint32_t> order_;   // scratch: the scheduler's priority order
-  mutable std::vector<uint8_t> claimed_;  // scratch: per bank, a request spoke for it
 };
 
 }  // namespace gpusoc::mempart

@@ -53,6 +53,7 @@ std::vector<App> control_apps();
 std::vector<App> coverage_apps();
 std::vector<App> float_conv_apps();
 std::vector<App> warp_apps();
+std::vector<App> bandwidth_apps();
 }  // namespace detail
 
 }  // namespace gpusoc::apps

@@ -83,6 +83,21 @@ TEST(AddressMappingLayout, DefaultLayoutSplitsFieldsAsComputedByHand) {
   EXPECT_EQ(m.map(kBase + 0x41827 + 512), (DramLocation{0, 0, 0, 3, 5, 17 + 8}));
 }
 
+TEST(AddressMappingLayout, DefaultLayoutPutsBankGroupThenChannelLowestAsComputedByHand) {
+  const AddressMapping m(grouped(6, false));
+  // Local bits: burst 0-4, bank group 5-6, channel 7, column 8-12, bank 13-14, row 15-28.
+  // Local 7 | 2<<5 | 1<<7 | 17<<8 | 3<<13 | 5<<15 = 192967 = 753 x 256 + 199: partition 4 is
+  // chunk 753 x 6 + 4 = 4522, offset 4522 x 256 + 199 = 0x11aac7.
+  const DramLocation want{4, 1, 2, 3, 5, 17};
+  EXPECT_EQ(m.map(kBase + 0x11aac7), want);
+  EXPECT_EQ(m.address_of(want), kBase + 0x11aac7 - 7);
+  // The next burst is the next bank group, same channel and column: a stream alternates bank
+  // groups, then channels.
+  EXPECT_EQ(m.map(kBase + 0x11aac7 - 7 + 32), (DramLocation{4, 1, 3, 3, 5, 17}));
+  EXPECT_EQ(m.map(kBase + 0x11aac7 - 7 - 64), (DramLocation{4, 1, 0, 3, 5, 17}));
+  EXPECT_EQ(m.map(kBase + 0x11aac7 - 7 - 128), (DramLocation{4, 0, 2, 3, 5, 17}));
+}
+
 TEST(AddressMappingLayout, HashXorsTheBankAndRotatesThePartitionAsComputedByHand) {
   const AddressMapping m(gtx(6, true));
   // Row 421 = 0b1'1010'0101 instead of 5: local 421<<13 | 3<<10 | 17<<5 | 7, quotient 13486,
@@ -329,7 +344,7 @@ TEST(AddressMappingConfigTest, ProblemNamesEachBadField) {
   EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout[2] = "rank"; }),
             k + "layout names an unknown field \"rank\" (the fields are column, bank_group, " +
                 "bank, channel, row)");
-  EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout[2] = "column"; }),
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout[1] = "column"; }),
             k + "layout names \"column\" twice");
   EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout.pop_back(); }),
             k + "layout lacks \"row\"");

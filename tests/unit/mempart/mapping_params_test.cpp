@@ -19,7 +19,7 @@ TEST(MappingParams, TheTeslaPartitionsAddUpToItsMemory) {
   EXPECT_EQ(m.channels, 2u);
   EXPECT_EQ(m.interleave_bytes, 256u);
   EXPECT_TRUE(m.xor_hash);
-  const std::vector<std::string> layout{"column", "bank_group", "bank", "channel", "row"};
+  const std::vector<std::string> layout{"bank_group", "channel", "column", "bank", "row"};
   EXPECT_EQ(m.layout, layout);
   // Each x32 chip is 512 Mbit: banks x rows x (columns x 4 bytes).
   const uint64_t chip_bytes = uint64_t(gddr3.banks()) * gddr3.rows * gddr3.columns * 4;

@@ -1,0 +1,34 @@
+// What travels through the timing side of the memory hierarchy (crossbar, L2 slices, memory
+// partitions): an access to the sectors of one line, tagged so its reply finds its way back.
+// Timing only: data moves functionally elsewhere (design guide section 3).
+#pragma once
+
+#include <cstdint>
+
+namespace gpusoc {
+
+enum class MemOp : uint8_t {
+  Read,    // the reply carries the sectors' data
+  Write,   // carries the sectors' data; the reply is an acknowledgement
+  Atomic,  // read-modify-write at the ROP; the reply carries the old values
+};
+
+inline constexpr uint32_t kSectorBytes = 32;
+
+struct MemPacket {
+  uint64_t id = 0;           // the issuer's tag, returned unchanged with the reply
+  uint64_t address = 0;      // 32-byte aligned address of the first sector (untranslated)
+  uint32_t sector_mask = 1;  // bit i: the sector at address + 32 i; bit 0 always set. Whoever
+                             // sends a packet into an L2 slice keeps it within one L2 line.
+  MemOp op = MemOp::Read;
+  uint16_t source = 0;       // the requesting port (SM, or trace source) the reply goes to
+
+  uint32_t sectors() const { return uint32_t(__builtin_popcount(sector_mask)); }
+  uint32_t data_bytes() const { return sectors() * kSectorBytes; }
+  /// Whether the packet carries data in the request direction (writes and atomics' operands).
+  bool request_carries_data() const { return op != MemOp::Read; }
+  /// Whether its reply carries data (reads and atomics' old values).
+  bool reply_carries_data() const { return op != MemOp::Write; }
+};
+
+}  // namespace gpusoc

@@ -1,0 +1,58 @@
+#include "models/mempart/controller_params.h"
+
+#include <string>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+
+namespace gpusoc::mempart {
+namespace {
+
+const ControllerConfig kDefaults;
+
+const Param<std::string> kScheduler{"memory.controller.scheduler", kDefaults.scheduler, "",
+                                    "DRAM command scheduler: fcfs (oldest first) or frfcfs (row "
+                                    "hits first, then oldest, with a starvation cap)",
+                                    OneOf(dram_scheduler_names())};
+const Param<std::string> kPagePolicy{"memory.controller.page_policy", kDefaults.page_policy, "",
+                                     "open: rows stay open; closed: auto-precharge after the "
+                                     "last queued request to the row",
+                                     OneOf(page_policy_names())};
+const Param<uint32_t> kReadQueue{"memory.controller.read_queue", kDefaults.read_queue, "requests",
+                                 "read queue entries per channel", Range{1, 4096}};
+const Param<uint32_t> kWriteQueue{"memory.controller.write_queue", kDefaults.write_queue,
+                                  "requests", "write queue entries per channel", Range{1, 4096}};
+const Param<uint32_t> kWriteHigh{"memory.controller.write_high", kDefaults.write_high, "requests",
+                                 "queued writes at which the controller starts draining them "
+                                 "(at most write_queue)",
+                                 Range{1, 4096}};
+const Param<uint32_t> kWriteLow{"memory.controller.write_low", kDefaults.write_low, "requests",
+                                "queued writes at which a drain stops (below write_high)",
+                                Range{0, 4095}};
+const Param<uint32_t> kStarvationCap{"memory.controller.starvation_cap", kDefaults.starvation_cap,
+                                     "requests",
+                                     "frfcfs: younger row hits to its bank served before a request "
+                                     "goes ahead of everything",
+                                     Range{1, 1u << 20}};
+const Param<bool> kPerBankRefresh{"memory.controller.per_bank_refresh", kDefaults.per_bank_refresh,
+                                  "",
+                                  "per-bank refresh (REFpb round-robin every tREFI / banks) "
+                                  "instead of all-bank REF; the device must have it (tRFCpb)"};
+
+}  // namespace
+
+ControllerConfig controller_config_from(const Config& config) {
+  ControllerConfig c;
+  c.scheduler = kScheduler.get(config);
+  c.page_policy = kPagePolicy.get(config);
+  c.read_queue = kReadQueue.get(config);
+  c.write_queue = kWriteQueue.get(config);
+  c.write_high = kWriteHigh.get(config);
+  c.write_low = kWriteLow.get(config);
+  c.starvation_cap = kStarvationCap.get(config);
+  c.per_bank_refresh = kPerBankRefresh.get(config);
+  if (const std::string why = c.problem("memory.controller"); !why.empty()) throw ConfigError(why);
+  return c;
+}
+
+}  // namespace gpusoc::mempart

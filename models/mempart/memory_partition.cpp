@@ -1,0 +1,216 @@
+// MemoryPartition: packets in, DRAM bursts out to one controller per channel, replies back in
+// completion order. Packets in flight live in a pool of slots (grown on demand, then reused: no
+// allocation in steady state); a burst's request id is its packet's slot. Atomics reach DRAM as
+// reads: the ROP beside the L2 slice computes, and the line goes back as an ordinary write later.
+#include "models/mempart/memory_partition.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+
+namespace gpusoc::mempart {
+namespace {
+
+constexpr const char* kModule = "memory partition";
+
+struct Burst {
+  uint32_t channel;
+  MemRequest request;
+};
+
+}  // namespace
+
+struct MemoryPartition::Impl {
+  struct Slot {
+    MemPacket packet;
+    uint64_t accepted = 0;
+    uint64_t answered = 0;   // the latest completion of its bursts so far
+    uint32_t remaining = 0;  // bursts not yet complete
+  };
+  struct Reply {  // a packet answered: ready from `cycle`; `seq` keeps acceptance order in ties
+    uint64_t cycle, seq;
+    uint32_t slot;
+    bool operator>(const Reply& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : seq > o.seq;
+    }
+  };
+
+  Impl(uint32_t i, const AddressMapping& m) : index(i), mapping(m) {}
+  // The bursts of `packet` into `bursts` (ModelError when one belongs to another partition).
+  void split(const MemPacket& packet) const;
+
+  uint32_t index;
+  const AddressMapping& mapping;
+  uint32_t burst_bytes = 0;
+  std::vector<std::unique_ptr<MemoryController>> controllers;
+  std::vector<Slot> slots;
+  std::vector<uint32_t> free;
+  std::vector<Reply> replies;  // a min-heap on (cycle, seq)
+  uint64_t next_seq = 0, last_accept = 0;
+  PartitionStats stats;
+  std::function<void(uint32_t, const DramCommand&)> observer;
+  mutable std::vector<Burst> bursts;   // split()'s result
+  mutable std::vector<uint32_t> need;  // can_accept()'s scratch: per channel and direction
+  std::vector<MemCompletion> done;     // advance()'s scratch
+};
+
+void MemoryPartition::Impl::split(const MemPacket& packet) const {
+  bursts.clear();
+  uint64_t last = ~0ull;
+  for (uint32_t mask = packet.sector_mask; mask != 0; mask &= mask - 1) {
+    const uint64_t sector = packet.address + uint64_t(__builtin_ctz(mask)) * kSectorBytes;
+    const uint64_t burst = sector & ~uint64_t(burst_bytes - 1);
+    if (burst == last) continue;  // sectors ascend: a burst's sectors are adjacent
+    last = burst;
+    const DramLocation at = mapping.map(burst);
+    if (at.partition != index) {
+      throw ModelError(kModule, fmt::format("partition {}: packet {} address {:#x} belongs to "
+                                            "partition {}",
+                                            index, packet.id, burst, at.partition));
+    }
+    MemRequest r;
+    r.write = packet.op == MemOp::Write;
+    r.bank_group = at.bank_group, r.bank = at.bank, r.row = at.row, r.column = at.column;
+    bursts.push_back(Burst{at.channel, r});
+  }
+}
+
+MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
+                                 const DramTiming& timing, const ControllerConfig& controller,
+                                 const std::string& prefix)
+    : impl_(std::make_unique<Impl>(index, mapping)) {
+  const AddressMappingConfig& m = mapping.config();
+  if (index >= m.partitions) {
+    throw ConfigError(fmt::format("{}: partition {} of {}", prefix, index, m.partitions));
+  }
+  if (m.burst_bytes != timing.burst_bytes()) {
+    throw ConfigError(fmt::format("{}.mapping.burst_bytes ({}) differs from {}'s burst ({} bytes)",
+                                  prefix, m.burst_bytes, timing.name, timing.burst_bytes()));
+  }
+  impl_->burst_bytes = m.burst_bytes;
+  for (uint32_t c = 0; c < m.channels; ++c) {
+    impl_->controllers.push_back(
+        std::make_unique<MemoryController>(timing, controller, prefix + ".controller"));
+  }
+  impl_->need.resize(size_t(m.channels) * 2);
+  impl_->bursts.reserve(32);
+  impl_->done.reserve(64);
+}
+
+MemoryPartition::~MemoryPartition() = default;
+
+bool MemoryPartition::can_accept(const MemPacket& packet) const {
+  Impl& p = *impl_;
+  p.split(packet);
+  std::fill(p.need.begin(), p.need.end(), 0);
+  for (const Burst& b : p.bursts) ++p.need[b.channel * 2 + b.request.write];
+  for (uint32_t c = 0; c < p.controllers.size(); ++c) {
+    for (bool write : {false, true}) {
+      if (p.need[c * 2 + write] > p.controllers[c]->room(write)) return false;
+    }
+  }
+  return true;
+}
+
+void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
+  Impl& p = *impl_;
+  if (!can_accept(packet)) {  // also splits it into p.bursts
+    throw ModelError(
+        kModule, fmt::format("partition {}: packet {} accepted without room", p.index, packet.id));
+  }
+  if (cycle < p.last_accept) {
+    throw ModelError(kModule, fmt::format("partition {}: packet {} accepted at {}, before an "
+                                          "earlier one ({})",
+                                          p.index, packet.id, cycle, p.last_accept));
+  }
+  p.last_accept = cycle;
+  if (p.free.empty()) {
+    p.free.push_back(uint32_t(p.slots.size()));
+    p.slots.emplace_back();
+  }
+  const uint32_t slot = p.free.back();
+  p.free.pop_back();
+  Impl::Slot& s = p.slots[slot];
+  s.packet = packet, s.accepted = cycle, s.answered = cycle;
+  s.remaining = uint32_t(p.bursts.size());
+  for (Burst& b : p.bursts) {
+    b.request.id = slot, b.request.arrival = cycle;
+    p.controllers[b.channel]->enqueue(b.request);
+  }
+  ++p.stats.packets;
+  p.stats.read_packets += packet.op != MemOp::Write;
+  p.stats.write_packets += packet.op == MemOp::Write;
+  p.stats.bursts += p.bursts.size();
+}
+
+uint64_t MemoryPartition::next_event() const {
+  uint64_t next = impl_->replies.empty() ? kNever : impl_->replies.front().cycle;
+  for (const auto& c : impl_->controllers) next = std::min(next, c->next_event());
+  return next;
+}
+
+void MemoryPartition::advance(uint64_t until) {
+  Impl& p = *impl_;
+  for (const auto& c : p.controllers) {
+    p.done.clear();
+    c->advance(until, p.done);
+    for (const MemCompletion& d : p.done) {
+      Impl::Slot& s = p.slots[d.id];
+      s.answered = std::max(s.answered, d.cycle);
+      if (--s.remaining != 0) continue;
+      if (s.packet.op != MemOp::Write) p.stats.total_read_latency += s.answered - s.accepted;
+      p.replies.push_back(Impl::Reply{s.answered, p.next_seq++, uint32_t(d.id)});
+      std::push_heap(p.replies.begin(), p.replies.end(), std::greater<>());
+    }
+  }
+}
+
+bool MemoryPartition::reply_ready(uint64_t cycle) const {
+  return !impl_->replies.empty() && impl_->replies.front().cycle <= cycle;
+}
+
+const MemPacket& MemoryPartition::reply() const {
+  if (impl_->replies.empty()) throw ModelError(kModule, "reply() with no reply");
+  return impl_->slots[impl_->replies.front().slot].packet;
+}
+
+void MemoryPartition::pop_reply() {
+  Impl& p = *impl_;
+  if (p.replies.empty()) throw ModelError(kModule, "pop_reply() with no reply");
+  p.free.push_back(p.replies.front().slot);
+  std::pop_heap(p.replies.begin(), p.replies.end(), std::greater<>());
+  p.replies.pop_back();
+}
+
+uint32_t MemoryPartition::channels() const {
+  return uint32_t(impl_->controllers.size());
+}
+
+const MemoryController& MemoryPartition::controller(uint32_t channel) const {
+  if (channel >= impl_->controllers.size()) {
+    throw ModelError(kModule, fmt::format("channel {} of {}", channel, channels()));
+  }
+  return *impl_->controllers[channel];
+}
+
+const PartitionStats& MemoryPartition::stats() const {
+  return impl_->stats;
+}
+
+void MemoryPartition::set_command_observer(
+    std::function<void(uint32_t channel, const DramCommand&)> observer) {
+  Impl& p = *impl_;
+  p.observer = std::move(observer);
+  for (uint32_t c = 0; c < p.controllers.size(); ++c) {
+    if (!p.observer) {
+      p.controllers[c]->set_command_observer(nullptr);
+      continue;
+    }
+    p.controllers[c]->set_command_observer(
+        [&p, c](const DramCommand& command) { p.observer(c, command); });
+  }
+}
+
+}  // namespace gpusoc::mempart

@@ -1,0 +1,68 @@
+#include "models/memsys/hierarchy_params.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+#include "models/l2/l2_params.h"
+#include "models/mempart/controller_params.h"
+#include "models/mempart/mapping_params.h"
+#include "models/xbar/xbar_params.h"
+
+namespace gpusoc::memsys {
+namespace {
+
+const Param<double> kL2Clock{"l2.clock_mhz", 0.0, "MHz",
+                             "clock of the crossbar and the L2 slices; 0: the core clock "
+                             "(clock.core_mhz)",
+                             Range{0, 1e5}};
+
+const Param<double> kFixedLatency{"memory.fixed_latency_ns", 0.0, "ns",
+                                  "latency of pipelines not timed stage by stage (SM memory "
+                                  "interface, frame-buffer and ROP pipelines), added to every "
+                                  "reply; it never limits bandwidth",
+                                  Range{0, 1e6}};
+
+}  // namespace
+
+HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory) {
+  HierarchyConfig h;
+  h.dram = mempart::dram_preset(memory.type);
+  const mempart::DramTiming& d = h.dram;
+  if (memory.partition_bus_bits % d.bus_bits != 0) {
+    throw ConfigError(fmt::format(
+        "{}: memory.bus_width_bits = {} per partition is not a whole number of {} channels "
+        "({} bits each)",
+        config.origin("memory.bus_width_bits"), memory.partition_bus_bits, d.name, d.bus_bits));
+  }
+  const double preset_mhz = 1000.0 / d.tck_ns;
+  if (std::abs(memory.memory_mhz - preset_mhz) > 0.01 * preset_mhz) {
+    throw ConfigError(fmt::format(
+        "{}: clock.memory_mhz = {} but memory.type {} runs its command clock at {:.1f} MHz ({})",
+        config.origin("clock.memory_mhz"), memory.memory_mhz, memory.type, preset_mhz, d.name));
+  }
+  if (memory.data_rate != d.beats_per_clock) {
+    throw ConfigError(fmt::format(
+        "{}: memory.data_rate = {} but memory.type {} moves {} data beats per command clock",
+        config.origin("memory.data_rate"), memory.data_rate, memory.type, d.beats_per_clock));
+  }
+  h.ports = memory.ports;
+  const double l2_mhz = kL2Clock.get(config);
+  h.l2_clock_mhz = l2_mhz > 0 ? l2_mhz : memory.core_mhz;
+  h.mapping = mempart::mapping_from_config(config, d, memory.partitions,
+                                           memory.partition_bus_bits / d.bus_bits, memory.base);
+  h.controller = mempart::controller_config_from(config);
+  h.xbar = xbar::crossbar_config_from(config);
+  h.l2 = l2::l2_config_from(config);
+  h.rop = l2::rop_config_from(config);
+  h.fixed_latency_ns = kFixedLatency.get(config);
+  return h;
+}
+
+double peak_gbytes_per_s(const HierarchyConfig& config) {
+  return config.dram.peak_gbytes_per_s() * config.mapping.partitions * config.mapping.channels;
+}
+
+}  // namespace gpusoc::memsys

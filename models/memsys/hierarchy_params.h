@@ -1,0 +1,34 @@
+// The memory hierarchy as the configuration describes it: the DRAM preset memory.type names,
+// checked against the GPU's memory clock and bus, the address mapping (memory.mapping.*), the
+// memory controllers (memory.controller.*), the crossbar (xbar.*), the L2 slices (l2.*) and
+// the ROPs (rop.*), resolved and validated before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/common/config.h"
+#include "models/memsys/memory_hierarchy.h"
+
+namespace gpusoc::memsys {
+
+/// What the GPU's specification says of its memory (GpuSpec's memory and clocks).
+struct MemoryDescription {
+  std::string type;              // memory.type: a DRAM preset name
+  uint32_t partitions = 1;
+  uint32_t partition_bus_bits = 64;
+  uint32_t data_rate = 2;        // transfers per memory clock
+  double memory_mhz = 0;         // clock.memory_mhz
+  double core_mhz = 0;           // clock.core_mhz: the crossbar and L2 clock unless l2.clock_mhz
+  uint64_t base = 0;             // first address of device memory
+  uint32_t ports = 1;            // requesters (SMs)
+};
+
+/// ConfigError naming the key on anything inconsistent: a bus that the preset's channels do not
+/// divide, a memory clock or data rate other than the preset's, a bad parameter.
+HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory);
+
+/// Bytes per second the partitions' DRAM can move at most, in GB/s.
+double peak_gbytes_per_s(const HierarchyConfig& config);
+
+}  // namespace gpusoc::memsys

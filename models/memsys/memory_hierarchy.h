@@ -1,0 +1,110 @@
+// The GPU's memory hierarchy below the SMs, assembled: the crossbar's request network from the
+// SM ports to the L2 slices, one L2 slice per memory partition (with the partition's ROP), the
+// partitions' memory controllers and DRAM, and the reply network back. Or, in partition mode,
+// requests straight into the partitions (the DRAM side alone, for calibration and for
+// comparison with DRAM simulators).
+//
+// Pure C++ and event-driven: the owner (the memtrace driver, or the SystemC MemorySystem that
+// the SMs talk to) offers packets at a cycle, asks when the next thing happens, and advances to
+// it; a hierarchy with nothing to do costs nothing. Cycles are the hierarchy's clock: the
+// crossbar and L2 clock, or in partition mode the DRAM command clock. The partitions run in
+// their own clock underneath, so DRAM command timing is exact; only hand-offs between the L2 and
+// a partition are rounded to the hierarchy's cycles.
+//
+// Every queue on the way is bounded (crossbar buffers, L2 queues, controller queues): a full
+// one stops whoever feeds it, back to can_offer() at the ports.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/mem_packet.h"
+#include "models/l2/l2_slice.h"
+#include "models/mempart/address_mapping.h"
+#include "models/mempart/dram_timing.h"
+#include "models/mempart/memory_controller.h"
+#include "models/mempart/memory_partition.h"
+#include "models/mempart/rop.h"
+#include "models/xbar/crossbar.h"
+
+namespace gpusoc::memsys {
+
+struct HierarchyConfig {
+  uint32_t ports = 1;          // requesters: SMs, or the trace driver's sources
+  bool through_l2 = true;      // false: partition mode (no crossbar, no L2)
+  double l2_clock_mhz = 1000;  // crossbar and L2 clock
+  mempart::DramTiming dram;    // one channel's device (the preset), its tCK the DRAM clock
+  mempart::AddressMappingConfig mapping;  // partitions and channels per partition included
+  mempart::ControllerConfig controller;
+  xbar::CrossbarConfig xbar;
+  l2::L2Config l2;
+  mempart::RopConfig rop;
+  /// Latency of the pipelines on the way that are not timed stage by stage (the SM's memory
+  /// interface, the frame-buffer and ROP pipelines): whoever reports a reply adds it. It delays,
+  /// it never limits bandwidth.
+  double fixed_latency_ns = 0;
+};
+
+struct HierarchyCompletion {
+  MemPacket packet;  // as offered (source: the port)
+  uint64_t cycle;    // the reply reached its port
+};
+
+class MemoryHierarchy {
+ public:
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  /// ConfigError naming the key of whatever part is misconfigured.
+  explicit MemoryHierarchy(const HierarchyConfig& config);
+  ~MemoryHierarchy();
+
+  /// Picoseconds per cycle of the hierarchy's clock.
+  double cycle_ps() const { return cycle_ps_; }
+  /// Bytes per L2 line: what one packet may span (partition mode: the same, for uniformity).
+  uint32_t line_bytes() const { return line_bytes_; }
+  const mempart::AddressMapping& mapping() const { return *mapping_; }
+
+  bool can_offer(uint32_t port, const MemPacket& packet) const;
+  /// Offers `packet` (within one line) from `port` at `cycle`, which is not before the last
+  /// cycle advanced to. ModelError when can_offer() is false.
+  void offer(uint32_t port, const MemPacket& packet, uint64_t cycle);
+  /// The first cycle at which advance() would do anything. Never kNever for long: DRAM refresh
+  /// goes on while idle, so whoever drives the hierarchy stops when in_flight() is 0 (refreshes
+  /// due meanwhile are caught up at the next advance, in the same order).
+  uint64_t next_event() const;
+  /// Packets offered whose reply has not reached its port.
+  uint64_t in_flight() const { return in_flight_; }
+  /// Runs every event at cycles <= until, in cycle order; replies that reach their port go to
+  /// `done` in arrival order.
+  void advance(uint64_t until, std::vector<HierarchyCompletion>& done);
+  uint32_t partitions() const { return uint32_t(partitions_.size()); }
+  const mempart::MemoryPartition& partition(uint32_t i) const { return *partitions_[i]; }
+  bool through_l2() const { return !slices_.empty(); }
+  const l2::L2Slice& slice(uint32_t i) const { return *slices_[i]; }
+  const mempart::Rop& rop(uint32_t i) const { return *rops_[i]; }
+  const xbar::Crossbar& request_network() const { return *requests_; }
+  const xbar::Crossbar& reply_network() const { return *replies_; }
+  /// The DRAM cycle that hierarchy cycle `cycle` has reached.
+  uint64_t dram_cycle(uint64_t cycle) const;
+
+ private:
+  void step(uint64_t cycle, std::vector<HierarchyCompletion>& done);
+  void step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done);
+  /// The first hierarchy cycle whose DRAM cycle reaches `dram`.
+  uint64_t cycle_of_dram(uint64_t dram) const;
+
+  HierarchyConfig config_;
+  double cycle_ps_ = 0;
+  double dram_per_cycle_ = 1;  // DRAM cycles per hierarchy cycle
+  uint32_t line_bytes_ = 128;
+  std::unique_ptr<mempart::AddressMapping> mapping_;
+  std::vector<std::unique_ptr<mempart::MemoryPartition>> partitions_;
+  std::vector<std::unique_ptr<mempart::Rop>> rops_;
+  std::vector<std::unique_ptr<l2::L2Slice>> slices_;  // empty in partition mode
+  std::unique_ptr<xbar::Crossbar> requests_, replies_;
+  uint64_t now_ = 0;  // the last cycle advanced to
+  uint64_t in_flight_ = 0;
+};
+
+}  // namespace gpusoc::memsys

@@ -1,0 +1,286 @@
+#include "models/memsys/memory_system.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+#include "models/common/gpu_request.h"
+#include "models/memsys/hierarchy_params.h"
+
+namespace gpusoc::memsys {
+namespace {
+
+MemOp op_of(const tlm::tlm_generic_payload& tx) {
+  const GpuRequest* r = tx.get_extension<GpuRequest>();
+  if (r && r->kind == AccessKind::Atomic) return MemOp::Atomic;
+  return tx.is_write() ? MemOp::Write : MemOp::Read;
+}
+
+// The bytes a payload asks for: its sector mask's span when it has one (sectors from the
+// address), else its length.
+void span_of(const tlm::tlm_generic_payload& tx, uint64_t& first, uint64_t& end) {
+  const GpuRequest* r = tx.get_extension<GpuRequest>();
+  first = tx.get_address();
+  end = first + std::max(1u, tx.get_data_length());
+  if (r && r->sector_mask) {
+    const uint64_t sectors = first & ~uint64_t(kSectorBytes - 1);
+    first = sectors + kSectorBytes * uint64_t(__builtin_ctz(r->sector_mask));
+    end = sectors + kSectorBytes * uint64_t(32 - __builtin_clz(r->sector_mask));
+  }
+}
+
+}  // namespace
+
+MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& config,
+                           uint64_t base, uint64_t size, StatGroup& stats_parent)
+    : sc_module(name),
+      target("target"),
+      backing("backing"),
+      config_(config),
+      base_(base),
+      size_(size),
+      hierarchy_(std::make_unique<MemoryHierarchy>(config)),
+      ports_(config.ports),
+      stats_(stats_parent, basename()),
+      latency_avg_ns_(stats_, "latency_avg_ns", "ns",
+                      "approximately timed accesses: average latency",
+                      [this] { return latency_sum_ns_.value() / double(responses_.value()); }) {
+  target.register_b_transport(this, &MemorySystem::b_transport);
+  target.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);
+  target.register_transport_dbg(this, &MemorySystem::transport_dbg);
+  target.register_get_direct_mem_ptr(this, &MemorySystem::get_direct_mem_ptr);
+  backing.register_invalidate_direct_mem_ptr(this, &MemorySystem::invalidate_direct_mem_ptr);
+
+  // Loosely timed: each partition's peak, and the unloaded path (both crossbar networks with a
+  // header's serialization, an L2 lookup, and a DRAM row miss: ACT, RD, data).
+  const mempart::DramTiming& d = config.dram;
+  partition_time_.resize(config.mapping.partitions);
+  partition_bytes_per_ps_ = d.peak_gbytes_per_s() * config.mapping.channels / 1000.0;
+  const double l2_cycle_ns = 1000.0 / config.l2_clock_mhz;
+  const double xbar_cycles = 2.0 * (config.xbar.latency + 1);
+  const double dram_ns = (d.tRP + d.tRCD + d.CL + d.burst_cycles()) * d.tck_ns;
+  fixed_latency_ = sc_core::sc_time(config.fixed_latency_ns, sc_core::SC_NS);
+  unloaded_ = sc_core::sc_time((xbar_cycles + config.l2.hit_latency) * l2_cycle_ns + dram_ns,
+                               sc_core::SC_NS) +
+              fixed_latency_;
+
+  for (uint32_t p = 0; p < hierarchy_->partitions(); ++p) {
+    const std::string name = "partition" + std::to_string(p);
+    const mempart::MemoryPartition& part = hierarchy_->partition(p);
+    derived_.push_back(std::make_unique<Formula>(
+        stats_, name + "_row_hit_rate", "", "row-buffer hits per column command", [&part] {
+          uint64_t hits = 0, all = 0;
+          for (uint32_t c = 0; c < part.channels(); ++c) {
+            const mempart::ControllerStats& s = part.controller(c).stats();
+            hits += s.row_hits;
+            all += s.row_hits + s.row_misses + s.row_conflicts;
+          }
+          return double(hits) / double(all);
+        }));
+    derived_.push_back(std::make_unique<Formula>(
+        stats_, name + "_bursts", "bursts", "DRAM bursts (reads and writes)",
+        [&part] { return double(part.stats().bursts); }));
+    if (!hierarchy_->through_l2()) continue;
+    const l2::L2Slice& slice = hierarchy_->slice(p);
+    derived_.push_back(std::make_unique<Formula>(
+        stats_, "l2_" + std::to_string(p) + "_read_hit_rate", "", "L2 slice read hits per read",
+        [&slice] {
+          const l2::L2Stats& s = slice.stats();
+          return double(s.read_hits) / double(s.read_hits + s.read_misses);
+        }));
+  }
+  SC_HAS_PROCESS(MemorySystem);
+  SC_METHOD(run);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::end_of_elaboration() {
+  if (target.size() != config_.ports) {
+    throw ModelError(name(), fmt::format("{} initiators bound to target, configured for {} ports",
+                                 target.size(), config_.ports));
+  }
+}
+
+uint64_t MemorySystem::cycle_at(const sc_core::sc_time& t) const {
+  const double ps = t.to_seconds() * 1e12;
+  uint64_t c = uint64_t(std::ceil(ps / hierarchy_->cycle_ps()));
+  while (c > 0 && time_of(c - 1) >= t) --c;
+  while (time_of(c) < t) ++c;
+  return c;
+}
+
+sc_core::sc_time MemorySystem::time_of(uint64_t cycle) const {
+  return sc_core::sc_time(std::ceil(double(cycle) * hierarchy_->cycle_ps()), sc_core::SC_PS);
+}
+
+void MemorySystem::wake_at(uint64_t cycle) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time at = time_of(cycle);
+  wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+bool MemorySystem::access(tlm::tlm_generic_payload& tx) {
+  const uint64_t address = tx.get_address();
+  const uint64_t length = std::max(1u, tx.get_data_length());
+  if (address < base_ || address - base_ > size_ || length > size_ - (address - base_)) {
+    tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    ++errors_;
+    return false;
+  }
+  const GpuRequest* r = tx.get_extension<GpuRequest>();
+  if (!(r && r->timing_only) && tx.get_command() != tlm::TLM_IGNORE_COMMAND) {
+    if (backing->transport_dbg(tx) != tx.get_data_length()) {
+      tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      ++errors_;
+      return false;
+    }
+  }
+  tx.set_response_status(tlm::TLM_OK_RESPONSE);
+  ++requests_;
+  bytes_ += tx.get_data_length();
+  return true;
+}
+
+void MemorySystem::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
+  if (!access(tx)) return;
+  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+  const uint64_t arrival_ps = arrival.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint32_t partition = hierarchy_->mapping().map(tx.get_address()).partition;
+  const uint64_t occupancy =
+      uint64_t(std::ceil(std::max(1u, tx.get_data_length()) / partition_bytes_per_ps_));
+  const uint64_t now_ps =
+      sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t done_ps = partition_time_[partition].book(arrival_ps, occupancy, now_ps);
+  delay += sc_core::sc_time(double(done_ps - arrival_ps), sc_core::SC_PS) + unloaded_;
+}
+
+tlm::tlm_sync_enum MemorySystem::nb_transport_fw(int id, tlm::tlm_generic_payload& tx,
+                                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  Port& port = ports_.at(size_t(id));
+  if (phase == tlm::END_RESP) {
+    if (!port.response_open)
+      throw ModelError(name(), fmt::format("END_RESP on port {} with no response open", id));
+    port.response_open = false;
+    if (tx.has_mm()) tx.release();
+    send_response(uint32_t(id));
+    return tlm::TLM_COMPLETED;
+  }
+  if (phase != tlm::BEGIN_REQ)
+    throw ModelError(name(), fmt::format("unexpected phase on port {}", id));
+  if (port.waiting)
+    throw ModelError(name(), fmt::format("BEGIN_REQ on port {} before END_REQ of the previous one "
+                                 "(request exclusion)",
+                                 id));
+  if (!access(tx)) return tlm::TLM_COMPLETED;  // errors answer at once, taking no time
+  if (tx.has_mm()) tx.acquire();
+  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+  port.waiting = &tx;
+  port.arrival_cycle = cycle_at(arrival);
+  span_of(tx, port.next, port.end);
+  if (free_slots_.empty()) {
+    in_flight_.emplace_back();
+    arrival_ps_.push_back(0);
+    free_slots_.push_back(uint32_t(in_flight_.size() - 1));
+  }
+  port.slot = free_slots_.back();
+  free_slots_.pop_back();
+  in_flight_[port.slot] = InFlight{&tx, uint32_t(id), 0, false};
+  arrival_ps_[port.slot] = arrival.value();
+  wake_at(port.arrival_cycle);
+  return tlm::TLM_ACCEPTED;
+}
+
+// Offers the port's waiting request, packet by packet (one per L2 line), while its crossbar
+// input takes them; END_REQ goes backward once all are in.
+void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
+  Port& port = ports_[index];
+  if (!port.waiting || port.arrival_cycle > cycle) return;
+  InFlight& f = in_flight_[port.slot];
+  const uint64_t line_bytes = hierarchy_->line_bytes();
+  const MemOp op = op_of(*port.waiting);
+  while (port.next < port.end) {
+    const uint64_t first = port.next & ~uint64_t(kSectorBytes - 1);
+    const uint64_t stop = std::min(port.end, (port.next & ~(line_bytes - 1)) + line_bytes);
+    const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
+    MemPacket packet;
+    packet.id = port.slot;
+    packet.address = first;
+    packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
+    packet.op = op;
+    if (!hierarchy_->can_offer(index, packet)) return;
+    hierarchy_->offer(index, packet, cycle);
+    ++f.packets;
+    port.next = stop;
+  }
+  f.offered = true;
+  tlm::tlm_generic_payload& tx = *port.waiting;
+  port.waiting = nullptr;
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  target[index]->nb_transport_bw(tx, phase, zero);
+}
+
+void MemorySystem::send_response(uint32_t index) {
+  Port& port = ports_[index];
+  while (!port.response_open && !port.responses.empty()) {
+    tlm::tlm_generic_payload& tx = *port.responses.front();
+    port.responses.pop_front();
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = fixed_latency_;
+    const tlm::tlm_sync_enum answer = target[index]->nb_transport_bw(tx, phase, delay);
+    if (answer == tlm::TLM_ACCEPTED) {
+      port.response_open = true;
+    } else {
+      if (tx.has_mm()) tx.release();  // TLM_COMPLETED, or TLM_UPDATED to END_RESP: the response is over
+    }
+  }
+}
+
+void MemorySystem::run() {
+  const uint64_t now = cycle_at(sc_core::sc_time_stamp());
+  done_.clear();
+  hierarchy_->advance(now, done_);
+  for (const HierarchyCompletion& c : done_) {
+    InFlight& f = in_flight_[c.packet.id];
+    if (--f.packets > 0 || !f.offered) continue;
+    ++responses_;
+    latency_sum_ns_.set(latency_sum_ns_.value() +
+                        (sc_core::sc_time_stamp().value() + fixed_latency_.value() -
+                         arrival_ps_[c.packet.id]) /
+                            double(sc_core::sc_time(1, sc_core::SC_NS).value()));
+    ports_[f.port].responses.push_back(f.tx);
+    free_slots_.push_back(uint32_t(c.packet.id));
+    send_response(f.port);
+  }
+  uint64_t next = MemoryHierarchy::kNever;
+  for (uint32_t p = 0; p < ports_.size(); ++p) {
+    offer_waiting(p, now);
+    // A request still to arrive wakes the hierarchy then; one refused by a full crossbar input
+    // is retried at the hierarchy's next event (there is one: that input holds packets).
+    if (ports_[p].waiting && ports_[p].arrival_cycle > now)
+      next = std::min(next, ports_[p].arrival_cycle);
+  }
+  // Idle, the hierarchy sleeps: refreshes due meanwhile are caught up at the next arrival, so
+  // that an idle memory keeps no SystemC event pending.
+  if (hierarchy_->in_flight() > 0) next = std::min(next, hierarchy_->next_event());
+  if (next != MemoryHierarchy::kNever) wake_at(next);  // a delta cycle when it is now
+}
+
+unsigned MemorySystem::transport_dbg(int, tlm::tlm_generic_payload& tx) {
+  return backing->transport_dbg(tx);
+}
+
+bool MemorySystem::get_direct_mem_ptr(int, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
+  return backing->get_direct_mem_ptr(tx, dmi);
+}
+
+void MemorySystem::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (unsigned i = 0; i < target.size(); ++i) target[i]->invalidate_direct_mem_ptr(start, end);
+}
+
+}  // namespace gpusoc::memsys

@@ -1,0 +1,120 @@
+// The memory system as the SMs see it: one TLM-2.0 target with a socket binding per SM (socket
+// id = port), in front of the memory hierarchy (crossbar, L2 slices, partitions: see
+// memory_hierarchy.h), and an initiator to the device memory that holds the data.
+//
+// Timing and data are separate (design guide section 3): data moves through `backing` (debug
+// transport for payloads that carry data; the SMs move theirs through DMI, which this module
+// forwards), while the hierarchy decides when each access completes.
+//
+// Approximately timed (nb_transport, base protocol), as the cycle-level SMs use it:
+//  - BEGIN_REQ arriving at t = sc_time_stamp() + delay is answered TLM_ACCEPTED; at the first
+//    hierarchy cycle at or after t its packets (one per L2 line it touches) are offered to its
+//    port, and END_REQ goes backward when the last is taken: a full crossbar input is the
+//    initiator's backpressure.
+//  - BEGIN_RESP goes backward at the cycle its last packet's reply reaches the port, annotated
+//    with the configuration's fixed latency (HierarchyConfig::fixed_latency_ns); one
+//    response open per port (a later one waits for END_RESP unless the initiator answered
+//    TLM_COMPLETED).
+//  - An access outside device memory is answered at once: TLM_COMPLETED with
+//    TLM_ADDRESS_ERROR_RESPONSE.
+// Loosely timed (b_transport), as the loosely timed SMs use it: the access is annotated with the
+// hierarchy's unloaded latency (crossbar both ways, an L2 lookup, a DRAM row miss) plus the time
+// its bytes occupy its partition at the partition's peak bandwidth. No L2 hits: LT keeps to the
+// DRAM's bandwidth and latency (docs/memory.md).
+// Between events the module sleeps: the hierarchy runs only at its own next event or an arrival.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include "models/common/bandwidth_booking.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
+#include "models/memsys/memory_hierarchy.h"
+
+namespace gpusoc::memsys {
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<MemorySystem> target;  // one binding per SM
+  tlm_utils::simple_initiator_socket<MemorySystem> backing;         // device memory
+
+  /// `base`, `size`: the device memory range; `config.ports` bindings are expected on target.
+  MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& config, uint64_t base,
+               uint64_t size, StatGroup& stats_parent);
+  ~MemorySystem() override;
+
+  const MemoryHierarchy& hierarchy() const { return *hierarchy_; }
+  /// The unloaded latency the loosely timed path annotates.
+  sc_core::sc_time unloaded_latency() const { return unloaded_; }
+
+ private:
+  struct Port {
+    tlm::tlm_generic_payload* waiting = nullptr;  // BEGIN_REQ not yet fully offered
+    uint64_t arrival_cycle = 0;
+    uint64_t next = 0, end = 0;  // the waiting request's bytes still to offer
+    uint32_t slot = 0;
+    std::deque<tlm::tlm_generic_payload*> responses;  // done, waiting for the response channel
+    bool response_open = false;
+  };
+  struct InFlight {
+    tlm::tlm_generic_payload* tx = nullptr;
+    uint32_t port = 0;
+    uint32_t packets = 0;  // offered and not yet answered
+    bool offered = false;  // all its packets are offered
+  };
+
+  void b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& tx);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+  void end_of_elaboration() override;
+
+  /// Checks the range and moves the data of a payload that carries some; false on an error
+  /// (the response status says which).
+  bool access(tlm::tlm_generic_payload& tx);
+  void run();  // the hierarchy's process: advance, offer, answer, sleep
+  void offer_waiting(uint32_t port, uint64_t cycle);
+  void send_response(uint32_t port);
+  uint64_t cycle_at(const sc_core::sc_time& t) const;  // first cycle not before t
+  sc_core::sc_time time_of(uint64_t cycle) const;
+  void wake_at(uint64_t cycle);
+
+  HierarchyConfig config_;
+  uint64_t base_, size_;
+  std::unique_ptr<MemoryHierarchy> hierarchy_;
+  std::vector<Port> ports_;
+  std::vector<InFlight> in_flight_;
+  std::vector<uint32_t> free_slots_;
+  std::vector<HierarchyCompletion> done_;
+  std::vector<BandwidthBooking> partition_time_;  // loosely timed path
+  double partition_bytes_per_ps_ = 0;
+  sc_core::sc_time unloaded_;
+  sc_core::sc_time fixed_latency_;  // added to every response (HierarchyConfig)
+  sc_core::sc_event wake_;
+  uint64_t now_cycle_ = 0;
+
+  StatGroup stats_;
+  Counter requests_{stats_, "requests", "accesses", "timed accesses from the SMs"};
+  Counter bytes_{stats_, "bytes", "bytes", "bytes the timed accesses asked for"};
+  Counter responses_{stats_, "responses", "accesses",
+                     "approximately timed accesses answered (BEGIN_RESP)"};
+  Counter errors_{stats_, "errors", "accesses", "accesses answered with an error response"};
+  Scalar latency_sum_ns_{stats_, "latency_sum_ns", "ns",
+                         "approximately timed accesses: sum of (BEGIN_RESP - BEGIN_REQ)"};
+  Formula latency_avg_ns_;
+  std::vector<std::unique_ptr<Formula>> derived_;  // per-part figures from the hierarchy
+  std::vector<uint64_t> arrival_ps_;               // per slot: when its BEGIN_REQ arrived
+};
+
+}  // namespace gpusoc::memsys

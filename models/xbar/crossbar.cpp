@@ -1,0 +1,382 @@
+// One crossbar network, event-driven. Every waiting packet that can be matched is a request
+// (input, output) filed under its output; the first cycle any request can be granted is kept
+// exact (next_grant), so advance() jumps from grant cycle to grant cycle and the cycles in
+// between cost one pass over the waiting inputs for their statistics. All storage is sized at
+// construction: input buffers are slot pools with intrusive lists, output buffers are rings.
+#include "models/xbar/crossbar.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "models/common/error.h"
+
+namespace gpusoc::xbar {
+namespace {
+
+constexpr uint32_t kNil = ~uint32_t(0);
+
+}  // namespace
+
+std::string CrossbarConfig::problem(const std::string& prefix) const {
+  const std::string key = prefix + ".";
+  const std::pair<const char*, uint32_t> at_least_one[] = {{"width_bytes", width_bytes},
+                                                           {"latency", latency},
+                                                           {"input_buffer", input_buffer},
+                                                           {"output_buffer", output_buffer},
+                                                           {"islip_iterations", islip_iterations}};
+  for (const auto& [name, value] : at_least_one) {
+    if (value == 0) return key + name + " must be at least 1 (it is 0)";
+  }
+  const std::vector<std::string>& names = crossbar_arbiter_names();
+  if (std::find(names.begin(), names.end(), arbiter) == names.end()) {
+    std::string known;
+    for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+    return key + "arbiter \"" + arbiter + "\" is not one of " + known;
+  }
+  return "";
+}
+
+struct Crossbar::Impl {
+  struct Slot {  // a packet in an input buffer
+    MemPacket packet;
+    uint64_t eligible;  // first cycle it may be granted
+    uint32_t output, cycles, bytes;
+    uint32_t older, newer;  // arrival order within its input
+    uint32_t next_queued;   // virtual output queues: the next packet for the same output
+  };
+  struct Arrival {  // a packet on its way to, or in, an output buffer
+    MemPacket packet;
+    uint64_t ready;
+  };
+  struct Delivery {
+    uint64_t cycle;
+    uint32_t output, bytes;
+    bool operator>(const Delivery& other) const { return cycle > other.cycle; }
+  };
+  // A list of port indices with O(1) insertion and removal (order is not kept).
+  struct PortSet {
+    std::vector<uint32_t> items, position;
+    explicit PortSet(uint32_t ports) : position(ports, kNil) { items.reserve(ports); }
+    void insert(uint32_t port) {
+      position[port] = uint32_t(items.size());
+      items.push_back(port);
+    }
+    void erase(uint32_t port) {
+      const uint32_t at = position[port];
+      position[items.back()] = at;
+      items[at] = items.back();
+      items.pop_back();
+      position[port] = kNil;
+    }
+  };
+
+  Impl(const CrossbarConfig& c, uint32_t in, uint32_t out, bool request, const std::string& p)
+      : config(c),
+        inputs(in),
+        outputs(out),
+        request_direction(request),
+        prefix(p),
+        arbiter(make_crossbar_arbiter(c, in, out)),
+        voq(arbiter->virtual_output_queues()),
+        slots(size_t(in) * c.input_buffer),
+        free_slots(slots.size()),
+        free_count(in, c.input_buffer),
+        oldest(in, kNil),
+        newest(in, kNil),
+        input_free_at(in, 0),
+        queue_head(voq ? size_t(in) * out : 0, kNil),
+        queue_tail(queue_head.size(), kNil),
+        request_slot(size_t(in) * out, kNil),
+        request_position(size_t(in) * out, kNil),
+        requesters(size_t(out) * in),
+        requester_count(out, 0),
+        active_outputs(out),
+        active_inputs(in),
+        arrivals(size_t(out) * c.output_buffer),
+        arrival_head(out, 0),
+        arrival_count(out, 0),
+        output_free_at(out, 0),
+        granted_flag(in, 0),
+        input_stats(in),
+        output_stats(out) {
+    for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
+    deliveries.reserve(arrivals.size());
+    requests.reserve(size_t(in) * (voq ? out : 1));
+    granted.reserve(std::min(in, out));
+  }
+
+  uint32_t wire_bytes(const MemPacket& p) const {
+    const bool data = request_direction ? p.request_carries_data() : p.reply_carries_data();
+    return config.header_bytes + (data ? p.data_bytes() : 0);
+  }
+  bool full(uint32_t o) const { return arrival_count[o] == config.output_buffer; }
+  uint64_t eligible(uint32_t input, uint32_t slot) const {
+    return std::max(input_free_at[input], slots[slot].eligible);
+  }
+  size_t pair(uint32_t i, uint32_t o) const { return size_t(i) * outputs + o; }
+
+  // The first cycle output o could grant one of its requests, kNever if none or it is full.
+  uint64_t grant_cycle(uint32_t o) const {
+    if (full(o)) return kNever;
+    uint64_t first = kNever;
+    for (uint32_t k = 0; k < requester_count[o]; ++k) {
+      const uint32_t i = requesters[size_t(o) * inputs + k];
+      first = std::min(first, eligible(i, request_slot[pair(i, o)]));
+    }
+    return first == kNever ? kNever : std::max({first, output_free_at[o], now});
+  }
+  void recompute_next_grant() {
+    next_grant = kNever;
+    for (uint32_t o : active_outputs.items) next_grant = std::min(next_grant, grant_cycle(o));
+  }
+
+  void add_request(uint32_t i, uint32_t o, uint32_t slot) {
+    request_slot[pair(i, o)] = slot;
+    if (requester_count[o] == 0) active_outputs.insert(o);
+    request_position[pair(i, o)] = requester_count[o];
+    requesters[size_t(o) * inputs + requester_count[o]++] = i;
+    if (!full(o)) {
+      next_grant = std::min(next_grant, std::max({eligible(i, slot), output_free_at[o], now}));
+    }
+  }
+  void remove_request(uint32_t i, uint32_t o) {
+    uint32_t* list = &requesters[size_t(o) * inputs];
+    const uint32_t at = request_position[pair(i, o)];
+    const uint32_t last = list[--requester_count[o]];
+    list[at] = last;
+    request_position[pair(last, o)] = at;
+    request_position[pair(i, o)] = kNil;
+    if (requester_count[o] == 0) active_outputs.erase(o);
+  }
+
+  void push(uint32_t i, uint32_t o, const MemPacket& packet, uint64_t cycle) {
+    const uint32_t slot = free_slots[size_t(i) * config.input_buffer + --free_count[i]];
+    Slot& s = slots[slot];
+    s.packet = packet;
+    s.eligible = std::max(cycle, now);
+    s.output = o;
+    s.bytes = wire_bytes(packet);
+    s.cycles = std::max(1u, (s.bytes + config.width_bytes - 1) / config.width_bytes);
+    s.older = newest[i];
+    s.newer = s.next_queued = kNil;
+    if (newest[i] == kNil) {
+      oldest[i] = slot;
+      active_inputs.insert(i);
+    } else {
+      slots[newest[i]].newer = slot;
+    }
+    newest[i] = slot;
+    if (!voq) {
+      if (oldest[i] == slot) add_request(i, o, slot);
+    } else if (queue_head[pair(i, o)] == kNil) {
+      queue_head[pair(i, o)] = queue_tail[pair(i, o)] = slot;
+      add_request(i, o, slot);
+    } else {
+      slots[queue_tail[pair(i, o)]].next_queued = slot;
+      queue_tail[pair(i, o)] = slot;
+    }
+  }
+
+  void grant(uint32_t i, uint32_t o, uint64_t cycle) {
+    const uint32_t slot = request_slot[pair(i, o)];
+    const Slot& s = slots[slot];
+    input_free_at[i] = output_free_at[o] = cycle + s.cycles;
+    const uint64_t ready = cycle + s.cycles - 1 + config.latency;
+    const uint32_t tail = (arrival_head[o] + arrival_count[o]++) % config.output_buffer;
+    arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
+    deliveries.push_back({ready, o, s.bytes});
+    std::push_heap(deliveries.begin(), deliveries.end(), std::greater<>());
+    CrossbarPortStats& in = input_stats[i];
+    ++in.packets;
+    in.bytes += s.bytes;
+    in.busy_cycles += s.cycles;
+    output_stats[o].busy_cycles += s.cycles;
+
+    (s.older == kNil ? oldest[i] : slots[s.older].newer) = s.newer;
+    (s.newer == kNil ? newest[i] : slots[s.newer].older) = s.older;
+    free_slots[size_t(i) * config.input_buffer + free_count[i]++] = slot;
+    if (!voq) {
+      remove_request(i, o);
+      if (oldest[i] != kNil) add_request(i, slots[oldest[i]].output, oldest[i]);
+    } else if (s.next_queued == kNil) {
+      queue_head[pair(i, o)] = kNil;
+      remove_request(i, o);
+    } else {
+      queue_head[pair(i, o)] = request_slot[pair(i, o)] = s.next_queued;
+    }
+    if (oldest[i] == kNil) active_inputs.erase(i);
+  }
+
+  // Charges cycles [from, to] to every input whose oldest packet waited then, except cycle
+  // `to` for inputs granted in it; called before anything changes the outputs' fullness.
+  void account(uint64_t from, uint64_t to) {
+    for (uint32_t i : active_inputs.items) {
+      const uint32_t slot = oldest[i];
+      const uint64_t start = std::max(eligible(i, slot), from);
+      const uint64_t end = to - granted_flag[i];
+      if (start > end) continue;
+      CrossbarPortStats& in = input_stats[i];
+      (full(slots[slot].output) ? in.blocked_cycles : in.conflict_cycles) += end - start + 1;
+    }
+  }
+
+  void arbitrate(uint64_t cycle) {
+    requests.clear();
+    for (uint32_t o : active_outputs.items) {
+      if (output_free_at[o] > cycle || full(o)) continue;
+      for (uint32_t k = 0; k < requester_count[o]; ++k) {
+        const uint32_t i = requesters[size_t(o) * inputs + k];
+        if (eligible(i, request_slot[pair(i, o)]) <= cycle) requests.push_back({i, o});
+      }
+    }
+    granted.clear();
+    arbiter->match_requests(requests, granted);
+    for (const CrossbarRequest& g : granted) granted_flag[g.input] = 1;
+    account(now, cycle);
+    for (const CrossbarRequest& g : granted) {
+      granted_flag[g.input] = 0;
+      grant(g.input, g.output, cycle);
+    }
+  }
+
+  void advance(uint64_t until) {
+    until = std::min(until, kNever - 1);  // kNever itself is never a cycle
+    if (until < now) return;
+    while (next_grant <= until) {
+      arbitrate(next_grant);
+      now = next_grant + 1;
+      recompute_next_grant();
+    }
+    account(now, until);
+    now = until + 1;
+    while (!deliveries.empty() && deliveries.front().cycle <= until) {
+      CrossbarPortStats& out = output_stats[deliveries.front().output];
+      ++out.packets;
+      out.bytes += deliveries.front().bytes;
+      std::pop_heap(deliveries.begin(), deliveries.end(), std::greater<>());
+      deliveries.pop_back();
+    }
+  }
+
+  const Arrival* front(uint32_t o) const {
+    return arrival_count[o] == 0 ? nullptr
+                                 : &arrivals[size_t(o) * config.output_buffer + arrival_head[o]];
+  }
+
+  void check_output(uint32_t o) const {
+    if (o >= outputs) {
+      throw ModelError(prefix, "output " + std::to_string(o) + " out of range (the network has " +
+                                   std::to_string(outputs) + ")");
+    }
+  }
+
+  const CrossbarConfig config;
+  const uint32_t inputs, outputs;
+  const bool request_direction;
+  const std::string prefix;
+  std::unique_ptr<CrossbarArbiter> arbiter;
+  const bool voq;
+
+  // Input side.
+  std::vector<Slot> slots;           // input_buffer per input
+  std::vector<uint32_t> free_slots;  // per input, a stack of its free slots
+  std::vector<uint32_t> free_count;
+  std::vector<uint32_t> oldest, newest;
+  std::vector<uint64_t> input_free_at;           // first cycle the input is not transmitting
+  std::vector<uint32_t> queue_head, queue_tail;  // per (input, output) when voq
+  // Requests: per (input, output) the packet offered; per output the inputs offering one.
+  std::vector<uint32_t> request_slot, request_position;
+  std::vector<uint32_t> requesters;  // outputs x inputs, the first requester_count[o] used
+  std::vector<uint32_t> requester_count;
+  PortSet active_outputs;  // outputs with a request
+  PortSet active_inputs;   // inputs with a packet
+
+  // Output side.
+  std::vector<Arrival> arrivals;  // a ring of output_buffer per output
+  std::vector<uint32_t> arrival_head, arrival_count;
+  std::vector<uint64_t> output_free_at;
+  std::vector<Delivery> deliveries;  // min-heap by cycle
+
+  std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
+  std::vector<uint8_t> granted_flag;
+  uint64_t now = 0;  // the first cycle not yet advanced through
+  uint64_t next_grant = kNever;
+  std::vector<CrossbarPortStats> input_stats, output_stats;
+};
+
+Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs,
+                   bool request_direction, const std::string& prefix) {
+  if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
+  if (inputs == 0 || outputs == 0) {
+    throw ModelError(prefix, "a crossbar needs at least one input and one output");
+  }
+  impl_ = std::make_unique<Impl>(config, inputs, outputs, request_direction, prefix);
+}
+
+Crossbar::~Crossbar() = default;
+
+bool Crossbar::can_accept(uint32_t input) const {
+  return input < impl_->inputs && impl_->free_count[input] > 0;
+}
+
+void Crossbar::push(uint32_t input, uint32_t output, const MemPacket& packet, uint64_t cycle) {
+  impl_->check_output(output);
+  if (!can_accept(input)) {
+    throw ModelError(impl_->prefix,
+                     input < impl_->inputs
+                         ? "push into input " + std::to_string(input) + ", whose buffer is full"
+                         : "input " + std::to_string(input) + " out of range");
+  }
+  impl_->push(input, output, packet, cycle);
+}
+
+uint64_t Crossbar::next_event() const {
+  const uint64_t delivery = impl_->deliveries.empty() ? kNever : impl_->deliveries.front().cycle;
+  return std::min(impl_->next_grant, delivery);
+}
+
+void Crossbar::advance(uint64_t until) {
+  impl_->advance(until);
+}
+
+bool Crossbar::ready(uint32_t output, uint64_t cycle) const {
+  impl_->check_output(output);
+  const Impl::Arrival* front = impl_->front(output);
+  return front != nullptr && front->ready <= cycle;
+}
+
+const MemPacket& Crossbar::front(uint32_t output) const {
+  impl_->check_output(output);
+  const Impl::Arrival* front = impl_->front(output);
+  if (front == nullptr) {
+    throw ModelError(impl_->prefix,
+                     "front() of output " + std::to_string(output) + ", which holds no packet");
+  }
+  return front->packet;
+}
+
+void Crossbar::pop(uint32_t output) {
+  impl_->check_output(output);
+  Impl& x = *impl_;
+  const Impl::Arrival* front = x.front(output);
+  if (front == nullptr || front->ready >= x.now) {
+    throw ModelError(x.prefix, "pop() of output " + std::to_string(output) +
+                                   " before advance() delivered a packet there");
+  }
+  const bool was_full = x.full(output);
+  x.arrival_head[output] = (x.arrival_head[output] + 1) % x.config.output_buffer;
+  --x.arrival_count[output];
+  if (was_full) x.next_grant = std::min(x.next_grant, x.grant_cycle(output));
+}
+
+uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {
+  return impl_->wire_bytes(packet);
+}
+const std::vector<CrossbarPortStats>& Crossbar::input_stats() const {
+  return impl_->input_stats;
+}
+const std::vector<CrossbarPortStats>& Crossbar::output_stats() const {
+  return impl_->output_stats;
+}
+
+}  // namespace gpusoc::xbar

@@ -1,0 +1,58 @@
+#include "models/xbar/xbar_params.h"
+
+#include <string>
+
+#include "models/common/error.h"
+#include "models/common/param.h"
+
+namespace gpusoc::xbar {
+namespace {
+
+using U32 = uint32_t;
+const CrossbarConfig kDefaults;
+
+const Param<U32> kWidth{"xbar.width_bytes", kDefaults.width_bytes, "bytes",
+                        "bytes each crossbar port moves per crossbar cycle; a packet occupies its "
+                        "input and output for ceil(wire bytes / width) cycles",
+                        Range{1, 4096}};
+const Param<U32> kLatency{"xbar.latency", kDefaults.latency, "cycles",
+                          "crossbar cycles from a packet's last cycle on the switch to its "
+                          "output buffer",
+                          Range{1, 1024}};
+const Param<U32> kInputBuffer{"xbar.input_buffer", kDefaults.input_buffer, "packets",
+                              "packets each crossbar input buffers; a full input refuses pushes",
+                              Range{1, 4096}};
+const Param<U32> kOutputBuffer{"xbar.output_buffer", kDefaults.output_buffer, "packets",
+                               "packets each crossbar output buffers, counting those on the way; "
+                               "a full output gets no grants",
+                               Range{1, 4096}};
+const Param<U32> kHeader{"xbar.header_bytes", kDefaults.header_bytes, "bytes",
+                         "header bytes of every packet on the wire; data follows in the "
+                         "direction that carries it",
+                         Range{0, 1024}};
+// The choices repeat crossbar_arbiter_names(); xbar_params_test checks that they agree.
+const Param<std::string> kArbiter{"xbar.arbiter", kDefaults.arbiter, "",
+                                  "switch allocation: rr (round-robin per output over each "
+                                  "input's oldest packet, with head-of-line blocking) or islip "
+                                  "(iSLIP over virtual output queues)",
+                                  OneOf{"rr", "islip"}};
+const Param<U32> kIslipIterations{"xbar.islip_iterations", kDefaults.islip_iterations, "",
+                                  "request-grant-accept iterations per cycle of the islip arbiter",
+                                  Range{1, 64}};
+
+}  // namespace
+
+CrossbarConfig crossbar_config_from(const Config& config) {
+  CrossbarConfig c;
+  c.width_bytes = kWidth.get(config);
+  c.latency = kLatency.get(config);
+  c.input_buffer = kInputBuffer.get(config);
+  c.output_buffer = kOutputBuffer.get(config);
+  c.header_bytes = kHeader.get(config);
+  c.arbiter = kArbiter.get(config);
+  c.islip_iterations = kIslipIterations.get(config);
+  if (const std::string why = c.problem("xbar"); !why.empty()) throw ConfigError(why);
+  return c;
+}
+
+}  // namespace gpusoc::xbar

@@ -1,0 +1,101 @@
+// `gpusoc memtrace`, through the built program: the report's keys and figures against the DRAM
+// preset's datasheet timing and peak, trace files and their errors, and determinism.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "models/mempart/dram_timing.h"
+#include "tests/platform/gpusoc_process.h"
+
+namespace gpusoc::platform {
+namespace {
+
+using ::testing::HasSubstr;
+using MemtraceTest = GpusocProcessTest;
+
+const std::string kConfigs = GPUSOC_CONFIG_DIR;
+
+nlohmann::json load_json(const std::string& file) {
+  std::ifstream in(file);
+  return nlohmann::json::parse(in);
+}
+
+void write(const std::string& file, const std::string& text) {
+  std::ofstream out(file);
+  out << text;
+}
+
+// One 32-byte read into idle partitions: the controller opens the row at once (ACT), reads
+// tRCD later, and the data's last beat leaves CL + burst after that. Nothing else is in the way.
+TEST_F(MemtraceTest, OneReadTakesActivateReadAndBurstOfThePreset) {
+  const std::string trace = dir.file("one.trace");
+  const std::string json = dir.file("one.json");
+  write(trace, "# one read\n0 R 0x1000 32\n");
+  const Outcome o = gpusoc("memtrace --config " + kConfigs +
+                           "/tesla-8800gtx.json --into partitions --set "
+                           "memory.fixed_latency_ns=0 --trace " + trace + " --stats-out " + json);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json r = load_json(json);
+  const mempart::DramTiming& t = mempart::dram_preset("GDDR3");
+  const double expected_ns = (t.tRCD + t.CL + t.burst_cycles()) * t.tck_ns;
+  EXPECT_EQ(r["requests"], 1);
+  EXPECT_NEAR(r["latency_ns"]["avg"].get<double>(), expected_ns, 1e-6);
+  EXPECT_NEAR(r["latency_ns"]["p50"].get<double>(), expected_ns, 1e-6);
+  EXPECT_NEAR(r["latency_ns"]["p99"].get<double>(), expected_ns, 1e-6);
+  EXPECT_EQ(r["row_hit_rate"], 0.0);  // the one column command needed an ACT
+  EXPECT_THAT(o.out, HasSubstr("1 requests"));
+}
+
+// A long sequential stream of 128-byte reads reaches at least 90% of the 8800 GTX's 86.4 GB/s
+// (six 64-bit GDDR3 partitions at 1.8 GT/s), and never more than the peak.
+TEST_F(MemtraceTest, StreamReachesNinetyPercentOfThePeakIntoThePartitions) {
+  const std::string json = dir.file("stream.json");
+  const Outcome o = gpusoc("memtrace --config " + kConfigs +
+                           "/tesla-8800gtx.json --into partitions --pattern stream --requests "
+                           "100000 --size 128 --stats-out " + json);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json r = load_json(json);
+  EXPECT_DOUBLE_EQ(r["peak_bandwidth_gbps"].get<double>(), 6 * 8 * 1.8);
+  EXPECT_GE(r["bandwidth_gbps"].get<double>(), 0.90 * 86.4);
+  EXPECT_LE(r["bandwidth_gbps"].get<double>(), 86.4);
+  EXPECT_EQ(r["requests"], 100000);
+  EXPECT_GT(r["row_hit_rate"].get<double>(), 0.9);
+  for (const char* key : {"avg", "p50", "p99"}) EXPECT_GT(r["latency_ns"][key].get<double>(), 0);
+  EXPECT_LE(r["latency_ns"]["p50"].get<double>(), r["latency_ns"]["p99"].get<double>());
+  EXPECT_EQ(r["partitions"].size(), 6u);
+}
+
+TEST_F(MemtraceTest, SameRunTwiceGivesIdenticalReports) {
+  const std::string a = dir.file("a.json"), b = dir.file("b.json");
+  const std::string args = "memtrace --config " + kConfigs +
+                           "/volta-v100.json --pattern mix:0.7 --requests 20000 --stats-out ";
+  ASSERT_EQ(gpusoc(args + a).status, 0);
+  ASSERT_EQ(gpusoc(args + b).status, 0);
+  EXPECT_EQ(load_json(a), load_json(b));
+  EXPECT_EQ(load_json(a)["mode"], "crossbar");
+}
+
+TEST_F(MemtraceTest, BadTraceLinesAndOptionsFailNamingThePlace) {
+  const std::string trace = dir.file("bad.trace");
+  write(trace, "0 R 0x1000 32\n5 X 0x2000 32\n");
+  Outcome o = gpusoc("memtrace --trace " + trace);
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr(trace + ":2"));
+  o = gpusoc("memtrace --trace " + trace + " --pattern stream");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr("--trace and --pattern"));
+  o = gpusoc("memtrace --into nowhere --requests 10");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr("--into 'nowhere'"));
+  o = gpusoc("memtrace --pattern zigzag");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr("--pattern"));
+  o = gpusoc("memtrace --requests 10 --set clock.memory_mhz=1000");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr("clock.memory_mhz"));
+}
+
+}  // namespace
+}  // namespace gpusoc::platform
