@@ -29,6 +29,24 @@ std::string sm_summary(const Config& config) {
                      simt_text);
 }
 
+// One line on the memory system: what the SMs' accesses go through.
+std::string memory_summary(const Config& config, const GpuSpec& spec) {
+  if (config.value("memory.model").get<std::string>() != "hierarchy")
+    return "flat: one latency and bandwidth (devmem.*)";
+  const memsys::HierarchyConfig h =
+      memsys::hierarchy_config_from(config, memory_description(spec, 0));
+  const std::string l2 =
+      h.l2.size_bytes == 0
+          ? std::string("no L2")
+          : fmt::format("L2 {} KiB ({} x {} KiB, {}-way, {})",
+                        h.l2.size_bytes * h.mapping.partitions >> 10, h.mapping.partitions,
+                        h.l2.size_bytes >> 10, h.l2.ways, h.l2.replacement);
+  return fmt::format("{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
+                     "controllers",
+                     h.mapping.partitions, h.mapping.channels, h.dram.name, l2,
+                     h.xbar.width_bytes, h.xbar.arbiter, h.controller.scheduler);
+}
+
 nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie) {
   const pcie::LinkTiming link(pcie.link);
   const auto& sm = spec.sm;
@@ -63,6 +81,7 @@ int info(const CommandContext& context) {
   nlohmann::ordered_json j = derive(spec, pcie);
   j["sm_model"] = sm_model(context.config);
   j["sm_summary"] = sm_summary(context.config);
+  j["memory_summary"] = memory_summary(context.config, spec);
   const std::string format = context.options.get("format").value_or("text");
   if (format == "json") {
     std::cout << j.dump(2) << "\n";
@@ -80,7 +99,8 @@ int info(const CommandContext& context) {
       "{:.2f} GB/s host-to-device, {:.2f} GB/s device-to-host\n"
       "per SM      {} threads ({} warps), {} CTAs, {} registers, {} bytes shared memory\n"
       "per CTA     {} threads, {} bytes shared memory\n"
-      "SMs         {}\n",
+      "SMs         {}\n"
+      "memory      {}\n",
       spec.gpu.gpcs, spec.gpu.tpcs_per_gpc, spec.gpu.sms_per_tpc, spec.total_sms(),
       spec.total_sp_cores(), spec.clock.shader_mhz, spec.clock.core_mhz, spec.clock.memory_mhz,
       spec.peak_fp32_gflops(), spec.peak_fp64_gflops(), s.fp64_units,
@@ -90,7 +110,8 @@ int info(const CommandContext& context) {
       j["pcie_raw_gbps"].get<double>(), j["pcie_h2d_payload_gbps"].get<double>(),
       j["pcie_d2h_payload_gbps"].get<double>(), s.max_threads, s.max_threads / s.warp_size,
       s.max_ctas, s.registers, s.shared_memory_bytes, s.max_threads_per_cta,
-      s.max_shared_per_cta, j["sm_summary"].get<std::string>());
+      s.max_shared_per_cta, j["sm_summary"].get<std::string>(),
+      j["memory_summary"].get<std::string>());
   return 0;
 }
 

@@ -51,12 +51,22 @@ struct MemoryPartition::Impl {
   uint64_t next_seq = 0, last_accept = 0;
   PartitionStats stats;
   std::function<void(uint32_t, const DramCommand&)> observer;
-  mutable std::vector<Burst> bursts;   // split()'s result
+  mutable std::vector<Burst> bursts;   // split()'s result, of this packet:
+  mutable bool split_valid = false;
+  mutable uint64_t split_address = 0;
+  mutable uint32_t split_mask = 0;
+  mutable MemOp split_op = MemOp::Read;
   mutable std::vector<uint32_t> need;  // can_accept()'s scratch: per channel and direction
   std::vector<MemCompletion> done;     // advance()'s scratch
 };
 
 void MemoryPartition::Impl::split(const MemPacket& packet) const {
+  // accept() splits what can_accept() just split: keep that.
+  if (split_valid && packet.address == split_address && packet.sector_mask == split_mask &&
+      packet.op == split_op) {
+    return;
+  }
+  split_valid = false;
   bursts.clear();
   uint64_t last = ~0ull;
   for (uint32_t mask = packet.sector_mask; mask != 0; mask &= mask - 1) {
@@ -75,6 +85,8 @@ void MemoryPartition::Impl::split(const MemPacket& packet) const {
     r.bank_group = at.bank_group, r.bank = at.bank, r.row = at.row, r.column = at.column;
     bursts.push_back(Burst{at.channel, r});
   }
+  split_valid = true;
+  split_address = packet.address, split_mask = packet.sector_mask, split_op = packet.op;
 }
 
 MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,

@@ -25,6 +25,11 @@ const Param<double> kFixedLatency{"memory.fixed_latency_ns", 0.0, "ns",
                                   "reply; it never limits bandwidth",
                                   Range{0, 1e6}};
 
+const Param<uint32_t> kPortQueue{"memory.port_queue", 16, "requests",
+                                 "requests an SM's memory interface holds before the crossbar "
+                                 "takes them; more wait for END_REQ",
+                                 Range{1, 4096}};
+
 }  // namespace
 
 HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory) {
@@ -58,6 +63,7 @@ HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescript
   h.l2 = l2::l2_config_from(config);
   h.rop = l2::rop_config_from(config);
   h.fixed_latency_ns = kFixedLatency.get(config);
+  h.port_queue = kPortQueue.get(config);
   return h;
 }
 

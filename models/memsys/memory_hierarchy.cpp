@@ -19,6 +19,15 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
     partitions_.push_back(std::make_unique<mempart::MemoryPartition>(
         p, *mapping_, config.dram, config.controller, "memory"));
   }
+  advanced_.assign(count, kNever);
+  next_.assign(count, kNever);
+  partition_next_.assign(count, kNever);
+  partition_next_cycle_.assign(count, kNever);
+  is_stale_.assign(count, 0);
+  for (uint32_t p = 0; p < count; ++p) stale(p);
+  visiting_.assign(count, 0);
+  retrying_.assign(count, 0);
+  is_reply_blocked_.assign(count, 0);
   const double tck_ps = config.dram.tck_ns * 1000.0;
   if (!config.through_l2) {
     cycle_ps_ = tck_ps;
@@ -61,32 +70,57 @@ bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
 void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cycle) {
   if (port >= config_.ports)
     throw ModelError("memory hierarchy", fmt::format("port {} of {}", port, config_.ports));
-  if (!can_offer(port, packet))
-    throw ModelError("memory hierarchy", fmt::format("port {} offered a packet it cannot take",
-                                 port));
   const uint64_t line = packet.address & ~uint64_t(line_bytes_ - 1);
   const uint64_t last = packet.address + (32 - __builtin_clz(packet.sector_mask)) * kSectorBytes;
   if (last - line > line_bytes_)
     throw ModelError("memory hierarchy", fmt::format("packet at {:#x} with sectors {:#x} spans "
                                  "more than one {}-byte line",
                                  packet.address, packet.sector_mask, line_bytes_));
+  // can_offer(), without mapping the address twice.
+  const uint32_t partition = mapping_->map(packet.address).partition;
+  if (through_l2() ? !requests_->can_accept(port) : !partitions_[partition]->can_accept(packet))
+    throw ModelError("memory hierarchy", fmt::format("port {} offered a packet it cannot take",
+                                 port));
   MemPacket p = packet;
   p.source = uint16_t(port);
   ++in_flight_;
-  const uint32_t partition = mapping_->map(p.address).partition;
   if (through_l2()) {
     requests_->push(port, partition, p, std::max(cycle, now_));
   } else {
+    catch_up(partition);
     partitions_[partition]->accept(p, std::max(cycle, now_));
+    stale(partition);
   }
 }
 
+void MemoryHierarchy::stale(uint32_t part) const {
+  if (!is_stale_[part]) is_stale_[part] = 1, stale_.push_back(part);
+}
+
+void MemoryHierarchy::list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed,
+                           uint32_t part) {
+  if (!listed[part]) listed[part] = 1, parts.push_back(part);
+}
+
+// Takes again the next events of the parts something happened to since.
+void MemoryHierarchy::refresh_next() const {
+  for (uint32_t p : stale_) {
+    is_stale_[p] = 0;
+    const uint64_t dram = partitions_[p]->next_event();
+    if (dram != partition_next_[p]) {  // often unchanged: spare the conversion
+      partition_next_[p] = dram;
+      partition_next_cycle_[p] = cycle_of_dram(dram);
+    }
+    next_[p] = partition_next_cycle_[p];
+    if (through_l2()) next_[p] = std::min(next_[p], slices_[p]->next_event());
+  }
+  stale_.clear();
+}
+
 uint64_t MemoryHierarchy::next_event() const {
-  uint64_t next = kNever;
-  for (const auto& p : partitions_) next = std::min(next, cycle_of_dram(p->next_event()));
-  if (!through_l2()) return next;
-  next = std::min({next, requests_->next_event(), replies_->next_event()});
-  for (const auto& s : slices_) next = std::min(next, s->next_event());
+  refresh_next();
+  uint64_t next = *std::min_element(next_.begin(), next_.end());
+  if (through_l2()) next = std::min({next, requests_->next_event(), replies_->next_event()});
   // Work handed over between parts but not yet taken (an output buffer's packet, an L2's memory
   // or reply queue) is taken at the cycle its receiver makes room: one of the events above.
   return next == kNever ? kNever : std::max(next, now_);
@@ -104,57 +138,111 @@ void MemoryHierarchy::advance(uint64_t until, std::vector<HierarchyCompletion>& 
     } else {
       step_partitions(c, done);
     }
+    last_step_ = c;
+    last_step_dram_ = dram_cycle(c);
   }
   now_ = std::max(now_, until == kNever ? now_ : until);
 }
 
+// Advances a part that steps passed by to the last of them.
+void MemoryHierarchy::catch_up(uint32_t part) {
+  if (advanced_[part] == last_step_) return;
+  advanced_[part] = last_step_;
+  if (through_l2()) slices_[part]->advance(last_step_);
+  partitions_[part]->advance(last_step_dram_);
+}
+
 void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
-  for (auto& p : partitions_) {
-    p->advance(cycle);
-    while (p->reply_ready(cycle)) {
-      done.push_back({p->reply(), cycle});
-      p->pop_reply();
+  for (uint32_t p = 0; p < partitions_.size(); ++p) {
+    if (next_[p] <= cycle) visits_.push_back(p);
+  }
+  for (uint32_t p : visits_) {
+    mempart::MemoryPartition& partition = *partitions_[p];
+    catch_up(p);
+    partition.advance(cycle);
+    advanced_[p] = cycle;
+    while (partition.reply_ready(cycle)) {
+      done.push_back({partition.reply(), cycle});
+      partition.pop_reply();
       --in_flight_;
     }
+    stale(p);
   }
+  visits_.clear();
 }
 
 // One cycle, in the order data flows: requests cross the switch into the slices, the slices
 // look up, misses go to the partitions, fills come back, replies cross back to the ports.
 void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
   requests_->advance(cycle);
-  const uint64_t dram = dram_cycle(cycle);
+  for (uint32_t s : retry_) retrying_[s] = 0, list(visits_, visiting_, s);
+  retry_.clear();
+  for (uint32_t s : requests_->delivered()) list(visits_, visiting_, s);
   for (uint32_t s = 0; s < slices_.size(); ++s) {
-    l2::L2Slice& slice = *slices_[s];
-    while (requests_->ready(s, cycle) && slice.can_accept()) {
-      slice.accept(requests_->front(s), cycle);
-      requests_->pop(s);
-    }
-    slice.advance(cycle);
-    mempart::MemoryPartition& partition = *partitions_[s];
-    while (slice.has_memory_request() && partition.can_accept(slice.memory_request())) {
-      partition.accept(slice.memory_request(), dram);
-      slice.pop_memory_request();
-    }
-    partition.advance(dram);
-    while (partition.reply_ready(dram)) {
-      slice.memory_reply(partition.reply().id, cycle);
-      partition.pop_reply();
-    }
-    while (slice.reply_ready(cycle) && replies_->can_accept(s)) {
-      const MemPacket& r = slice.reply();
-      replies_->push(s, r.source, r, cycle);
-      slice.pop_reply();
-    }
+    if (next_[s] <= cycle) list(visits_, visiting_, s);
   }
+  std::sort(visits_.begin(), visits_.end());
+  const uint64_t dram = dram_cycle(cycle);
+  for (uint32_t s : visits_) {
+    visiting_[s] = 0;
+    visit(s, cycle, dram);
+  }
+  visits_.clear();
   replies_->advance(cycle);
-  for (uint32_t port = 0; port < config_.ports; ++port) {
+  for (size_t i = 0; i < reply_blocked_.size();) {
+    const uint32_t s = reply_blocked_[i];
+    if (!replies_->can_accept(s)) {
+      ++i;
+      continue;
+    }
+    list(retry_, retrying_, s);
+    is_reply_blocked_[s] = 0;
+    reply_blocked_[i] = reply_blocked_.back();
+    reply_blocked_.pop_back();
+  }
+  ports_ready_.assign(replies_->delivered().begin(), replies_->delivered().end());
+  std::sort(ports_ready_.begin(), ports_ready_.end());
+  ports_ready_.erase(std::unique(ports_ready_.begin(), ports_ready_.end()), ports_ready_.end());
+  for (uint32_t port : ports_ready_) {
     while (replies_->ready(port, cycle)) {
       done.push_back({replies_->front(port), cycle});
       replies_->pop(port);
       --in_flight_;
     }
   }
+}
+
+void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {
+  l2::L2Slice& slice = *slices_[s];
+  mempart::MemoryPartition& partition = *partitions_[s];
+  catch_up(s);
+  advanced_[s] = cycle;
+  stale(s);
+  while (requests_->ready(s, cycle) && slice.can_accept()) {
+    slice.accept(requests_->front(s), cycle);
+    requests_->pop(s);
+  }
+  slice.advance(cycle);
+  while (slice.has_memory_request() && partition.can_accept(slice.memory_request())) {
+    partition.accept(slice.memory_request(), dram);
+    slice.pop_memory_request();
+  }
+  partition.advance(dram);
+  while (partition.reply_ready(dram)) {
+    slice.memory_reply(partition.reply().id, cycle);
+    partition.pop_reply();
+  }
+  while (slice.reply_ready(cycle) && replies_->can_accept(s)) {
+    const MemPacket& r = slice.reply();
+    replies_->push(s, r.source, r, cycle);
+    slice.pop_reply();
+  }
+  // What this visit made room for goes at the next step, whenever that is.
+  if ((requests_->ready(s, cycle) && slice.can_accept()) ||
+      (slice.has_memory_request() && partition.can_accept(slice.memory_request()))) {
+    list(retry_, retrying_, s);
+  }
+  if (slice.reply_ready(cycle)) list(reply_blocked_, is_reply_blocked_, s);
 }
 
 }  // namespace gpusoc::memsys

@@ -45,6 +45,9 @@ struct HierarchyConfig {
   /// interface, the frame-buffer and ROP pipelines): whoever reports a reply adds it. It delays,
   /// it never limits bandwidth.
   double fixed_latency_ns = 0;
+  /// Requests each port's memory interface holds before the crossbar takes them (the SoC's
+  /// MemorySystem; memtrace keeps one request in hand per port).
+  uint32_t port_queue = 16;
 };
 
 struct HierarchyCompletion {
@@ -91,6 +94,12 @@ class MemoryHierarchy {
  private:
   void step(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   void step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done);
+  // One part (a partition and, through the L2, its slice) at the step at `cycle`.
+  void visit(uint32_t part, uint64_t cycle, uint64_t dram);
+  void catch_up(uint32_t part);
+  void stale(uint32_t part) const;
+  void list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed, uint32_t part);
+  void refresh_next() const;
   /// The first hierarchy cycle whose DRAM cycle reaches `dram`.
   uint64_t cycle_of_dram(uint64_t dram) const;
 
@@ -105,6 +114,24 @@ class MemoryHierarchy {
   std::unique_ptr<xbar::Crossbar> requests_, replies_;
   uint64_t now_ = 0;  // the last cycle advanced to
   uint64_t in_flight_ = 0;
+
+  // A step visits only the parts with something to do; the others are advanced to the last
+  // step when next visited (or offered a packet), which is what advancing them at every step
+  // would have done, since nothing was due for them meanwhile.
+  uint64_t last_step_ = kNever, last_step_dram_ = 0;
+  std::vector<uint64_t> advanced_;  // per part: the step it was last advanced to
+  mutable std::vector<uint64_t> next_;  // per part: its next event (hierarchy cycles)
+  // Per part: the partition's next event (DRAM cycles) and its hierarchy cycle.
+  mutable std::vector<uint64_t> partition_next_, partition_next_cycle_;
+  mutable std::vector<uint32_t> stale_;  // parts whose next_ is to be taken again
+  mutable std::vector<uint8_t> is_stale_;
+  std::vector<uint32_t> visits_;  // this step's, in part order (as every step visited all)
+  std::vector<uint8_t> visiting_;
+  // Parts whose hand-over to a neighbour was refused and may go at the next step now that the
+  // neighbour has room; parts whose reply waits for room in the reply network.
+  std::vector<uint32_t> retry_, reply_blocked_;
+  std::vector<uint8_t> retrying_, is_reply_blocked_;
+  std::vector<uint32_t> ports_ready_;  // scratch: the reply network's outputs with packets
 };
 
 }  // namespace gpusoc::memsys

@@ -172,57 +172,84 @@ tlm::tlm_sync_enum MemorySystem::nb_transport_fw(int id, tlm::tlm_generic_payloa
   }
   if (phase != tlm::BEGIN_REQ)
     throw ModelError(name(), fmt::format("unexpected phase on port {}", id));
-  if (port.waiting)
-    throw ModelError(name(), fmt::format("BEGIN_REQ on port {} before END_REQ of the previous one "
-                                 "(request exclusion)",
-                                 id));
+  if (port.blocked.tx)
+    throw ModelError(name(), fmt::format("BEGIN_REQ on port {} before END_REQ of the previous "
+                                         "one (request exclusion)",
+                                         id));
   if (!access(tx)) return tlm::TLM_COMPLETED;  // errors answer at once, taking no time
   if (tx.has_mm()) tx.acquire();
-  const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-  port.waiting = &tx;
-  port.arrival_cycle = cycle_at(arrival);
-  span_of(tx, port.next, port.end);
+  const Request r = admit(uint32_t(id), tx, sc_core::sc_time_stamp() + delay);
+  if (port.queue.size() >= config_.port_queue) {
+    port.blocked = r;
+    return tlm::TLM_ACCEPTED;
+  }
+  port.queue.push_back(r);
+  wake_at(r.arrival_cycle);
+  phase = tlm::END_REQ;  // at the arrival time: `delay` stays as it is
+  return tlm::TLM_UPDATED;
+}
+
+// Gives the request its in-flight entry and its arrival cycle (a port's requests enter in
+// order, so never before the one ahead of it).
+MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_payload& tx,
+                                          const sc_core::sc_time& arrival) {
+  Port& port = ports_[index];
   if (free_slots_.empty()) {
     in_flight_.emplace_back();
     arrival_ps_.push_back(0);
     free_slots_.push_back(uint32_t(in_flight_.size() - 1));
   }
-  port.slot = free_slots_.back();
+  Request r;
+  r.tx = &tx;
+  r.slot = free_slots_.back();
   free_slots_.pop_back();
-  in_flight_[port.slot] = InFlight{&tx, uint32_t(id), 0, false};
-  arrival_ps_[port.slot] = arrival.value();
-  wake_at(port.arrival_cycle);
-  return tlm::TLM_ACCEPTED;
+  r.arrival_cycle = std::max(cycle_at(arrival), port.last_arrival);
+  port.last_arrival = r.arrival_cycle;
+  in_flight_[r.slot] = InFlight{&tx, index, 0, false};
+  arrival_ps_[r.slot] = arrival.value();
+  return r;
 }
 
-// Offers the port's waiting request, packet by packet (one per L2 line), while its crossbar
-// input takes them; END_REQ goes backward once all are in.
+// Offers the port's queued requests, in order and packet by packet (one per L2 line), while the
+// crossbar input takes them; a freed queue slot admits a blocked request with its END_REQ.
 void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
   Port& port = ports_[index];
-  if (!port.waiting || port.arrival_cycle > cycle) return;
-  InFlight& f = in_flight_[port.slot];
   const uint64_t line_bytes = hierarchy_->line_bytes();
-  const MemOp op = op_of(*port.waiting);
-  while (port.next < port.end) {
-    const uint64_t first = port.next & ~uint64_t(kSectorBytes - 1);
-    const uint64_t stop = std::min(port.end, (port.next & ~(line_bytes - 1)) + line_bytes);
-    const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
-    MemPacket packet;
-    packet.id = port.slot;
-    packet.address = first;
-    packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
-    packet.op = op;
-    if (!hierarchy_->can_offer(index, packet)) return;
-    hierarchy_->offer(index, packet, cycle);
-    ++f.packets;
-    port.next = stop;
+  while (!port.queue.empty() && port.queue.front().arrival_cycle <= cycle) {
+    const Request& head = port.queue.front();
+    if (!port.head_started) {
+      span_of(*head.tx, port.next, port.end);
+      port.head_started = true;
+    }
+    InFlight& f = in_flight_[head.slot];
+    const MemOp op = op_of(*head.tx);
+    while (port.next < port.end) {
+      const uint64_t first = port.next & ~uint64_t(kSectorBytes - 1);
+      const uint64_t stop = std::min(port.end, (port.next & ~(line_bytes - 1)) + line_bytes);
+      const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
+      MemPacket packet;
+      packet.id = head.slot;
+      packet.address = first;
+      packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
+      packet.op = op;
+      if (!hierarchy_->can_offer(index, packet)) return;
+      hierarchy_->offer(index, packet, cycle);
+      ++f.packets;
+      port.next = stop;
+    }
+    f.offered = true;
+    port.queue.pop_front();
+    port.head_started = false;
+    if (port.blocked.tx) {
+      Request r = port.blocked;
+      port.blocked = Request{};
+      r.arrival_cycle = std::max(r.arrival_cycle, cycle);
+      port.queue.push_back(r);
+      tlm::tlm_phase phase = tlm::END_REQ;
+      sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+      target[index]->nb_transport_bw(*r.tx, phase, zero);
+    }
   }
-  f.offered = true;
-  tlm::tlm_generic_payload& tx = *port.waiting;
-  port.waiting = nullptr;
-  tlm::tlm_phase phase = tlm::END_REQ;
-  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-  target[index]->nb_transport_bw(tx, phase, zero);
 }
 
 void MemorySystem::send_response(uint32_t index) {
@@ -262,8 +289,8 @@ void MemorySystem::run() {
     offer_waiting(p, now);
     // A request still to arrive wakes the hierarchy then; one refused by a full crossbar input
     // is retried at the hierarchy's next event (there is one: that input holds packets).
-    if (ports_[p].waiting && ports_[p].arrival_cycle > now)
-      next = std::min(next, ports_[p].arrival_cycle);
+    const std::deque<Request>& q = ports_[p].queue;
+    if (!q.empty() && q.front().arrival_cycle > now) next = std::min(next, q.front().arrival_cycle);
   }
   // Idle, the hierarchy sleeps: refreshes due meanwhile are caught up at the next arrival, so
   // that an idle memory keeps no SystemC event pending.

@@ -7,10 +7,13 @@
 // forwards), while the hierarchy decides when each access completes.
 //
 // Approximately timed (nb_transport, base protocol), as the cycle-level SMs use it:
-//  - BEGIN_REQ arriving at t = sc_time_stamp() + delay is answered TLM_ACCEPTED; at the first
-//    hierarchy cycle at or after t its packets (one per L2 line it touches) are offered to its
-//    port, and END_REQ goes backward when the last is taken: a full crossbar input is the
-//    initiator's backpressure.
+//  - Each port has a bounded queue (HierarchyConfig::port_queue requests): the SM's memory
+//    interface. BEGIN_REQ arriving at t = sc_time_stamp() + delay while the queue has room is
+//    answered at once, TLM_UPDATED with END_REQ at t, so a temporally decoupled SM can issue
+//    several requests per quantum; a full queue answers TLM_ACCEPTED and END_REQ goes backward
+//    when a slot frees. From the first hierarchy cycle at or after its arrival, the queue's
+//    head is offered to the crossbar packet by packet (one per L2 line it touches), in order: a
+//    full crossbar input holds the queue, and a full queue holds the SM.
 //  - BEGIN_RESP goes backward at the cycle its last packet's reply reaches the port, annotated
 //    with the configuration's fixed latency (HierarchyConfig::fixed_latency_ns); one
 //    response open per port (a later one waits for END_RESP unless the initiator answered
@@ -57,11 +60,17 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time unloaded_latency() const { return unloaded_; }
 
  private:
-  struct Port {
-    tlm::tlm_generic_payload* waiting = nullptr;  // BEGIN_REQ not yet fully offered
+  struct Request {
+    tlm::tlm_generic_payload* tx = nullptr;
     uint64_t arrival_cycle = 0;
-    uint64_t next = 0, end = 0;  // the waiting request's bytes still to offer
-    uint32_t slot = 0;
+    uint32_t slot = 0;  // its entry in in_flight_
+  };
+  struct Port {
+    std::deque<Request> queue;   // accepted (END_REQ given), not yet all in the crossbar
+    Request blocked;             // BEGIN_REQ that found the queue full: END_REQ when room
+    uint64_t next = 0, end = 0;  // the queue head's bytes still to offer
+    bool head_started = false;
+    uint64_t last_arrival = 0;
     std::deque<tlm::tlm_generic_payload*> responses;  // done, waiting for the response channel
     bool response_open = false;
   };
@@ -85,6 +94,7 @@ class MemorySystem : public sc_core::sc_module {
   bool access(tlm::tlm_generic_payload& tx);
   void run();  // the hierarchy's process: advance, offer, answer, sleep
   void offer_waiting(uint32_t port, uint64_t cycle);
+  Request admit(uint32_t port, tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
   void send_response(uint32_t port);
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // first cycle not before t
   sc_core::sc_time time_of(uint64_t cycle) const;

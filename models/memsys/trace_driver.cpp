@@ -98,19 +98,22 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
   uint64_t now = 0;
   uint64_t idle_rounds = 0;  // rounds at one cycle in which nothing happened
   uint64_t last_progress = 0;  // the last cycle a reply arrived (or nothing was outstanding)
-  for (;;) {
+  for (uint64_t round = 0;; ++round) {
     // Hand trace requests whose time has come to their ports, in trace order, then offer what
-    // the ports hold.
+    // the ports hold. Offers only take room: a port refused in this round stays refused.
     bool moved = true;
     while (moved) {
       moved = false;
       for (size_t i = 0; i < busy_ports_.size();) {
         const uint32_t p = busy_ports_[i];
-        if (offer_packets(p, now)) {
+        if (ports_[p].refused == round) {
+          ++i;
+        } else if (offer_packets(p, now)) {
           busy_ports_[i] = busy_ports_.back();
           busy_ports_.pop_back();
           moved = true;
         } else {
+          ports_[p].refused = round;
           ++i;
         }
       }

@@ -49,6 +49,7 @@ class TraceDriver {
     uint64_t next = 0;       // address of the next packet's first byte
     uint64_t end = 0;        // one past the request's last byte
     MemOp op = MemOp::Read;
+    uint64_t refused = ~uint64_t(0);  // the round the hierarchy last refused its next packet
   };
   struct Outstanding {
     uint64_t entered = 0;  // cycle the first packet entered

@@ -101,6 +101,7 @@ struct Crossbar::Impl {
         output_stats(out) {
     for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
     deliveries.reserve(arrivals.size());
+    delivered.reserve(arrivals.size());
     requests.reserve(size_t(in) * (voq ? out : 1));
     granted.reserve(std::min(in, out));
   }
@@ -241,6 +242,7 @@ struct Crossbar::Impl {
 
   void advance(uint64_t until) {
     until = std::min(until, kNever - 1);  // kNever itself is never a cycle
+    delivered.clear();
     if (until < now) return;
     while (next_grant <= until) {
       arbitrate(next_grant);
@@ -253,6 +255,7 @@ struct Crossbar::Impl {
       CrossbarPortStats& out = output_stats[deliveries.front().output];
       ++out.packets;
       out.bytes += deliveries.front().bytes;
+      delivered.push_back(deliveries.front().output);
       std::pop_heap(deliveries.begin(), deliveries.end(), std::greater<>());
       deliveries.pop_back();
     }
@@ -296,6 +299,7 @@ struct Crossbar::Impl {
   std::vector<uint32_t> arrival_head, arrival_count;
   std::vector<uint64_t> output_free_at;
   std::vector<Delivery> deliveries;  // min-heap by cycle
+  std::vector<uint32_t> delivered;   // outputs, by the last advance()
 
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
   std::vector<uint8_t> granted_flag;
@@ -367,6 +371,10 @@ void Crossbar::pop(uint32_t output) {
   x.arrival_head[output] = (x.arrival_head[output] + 1) % x.config.output_buffer;
   --x.arrival_count[output];
   if (was_full) x.next_grant = std::min(x.next_grant, x.grant_cycle(output));
+}
+
+const std::vector<uint32_t>& Crossbar::delivered() const {
+  return impl_->delivered;
 }
 
 uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {

@@ -112,6 +112,9 @@ class Crossbar {
   const MemPacket& front(uint32_t output) const;
   /// ModelError unless advance() has gone through the front packet's ready cycle.
   void pop(uint32_t output);
+  /// The outputs where the last advance() made packets ready, one entry per packet, so that a
+  /// receiver need not poll every output.
+  const std::vector<uint32_t>& delivered() const;
 
   uint32_t wire_bytes(const MemPacket& packet) const;
   const std::vector<CrossbarPortStats>& input_stats() const;

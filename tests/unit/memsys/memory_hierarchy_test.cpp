@@ -45,16 +45,66 @@ std::vector<HierarchyCompletion> run(MemoryHierarchy& h) {
   return done;
 }
 
-TEST(MemoryHierarchyTest, Probe) {
+// GDDR5 at 1.5 GHz under a 1 GHz L2: 1.5 DRAM cycles per L2 cycle. A read miss offered at 0:
+//   request network: 8-byte header, one cycle on the switch (granted at 0), 2 cycles of latency:
+//     in the slice's input at 2; looked up at 2, a miss: its fill goes to the partition at 2,
+//     DRAM cycle floor(2 x 1.5) = 3;
+//   DRAM: ACT at 3, RD at 3 + tRCD 18 = 21, last beat at 21 + CL 18 + burst 2 = 41, which the
+//     L2 sees at the first L2 cycle whose DRAM cycle reaches 41: ceil(41 / 1.5) = 28;
+//   L2: the answer is ready at 28 + hit latency 10 = 38;
+//   reply network: 8 + 32 bytes take 2 cycles at 32 bytes per cycle, then 2 of latency: 38 + 1
+//     + 2 = 41.
+// A second read of the sector offered at 41 (the hierarchy has run through 41, so it enters at
+// 42): in the slice at 44, a hit ready at 54, at its port at 57.
+TEST(MemoryHierarchyTest, MissAndHitTakeTheHandComputedCycles) {
   MemoryHierarchy h(small_config(true));
+  EXPECT_DOUBLE_EQ(h.cycle_ps(), 1000.0);
+  h.offer(0, read(1, 0x0), 0);
+  EXPECT_EQ(h.in_flight(), 1u);
+  auto done = run(h);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].cycle, 41u);
+  EXPECT_EQ(done[0].packet.id, 1u);
+  EXPECT_EQ(done[0].packet.source, 0u);
+  h.offer(1, read(2, 0x0), 41);
+  done = run(h);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0].cycle, 57u);
+  EXPECT_EQ(done[0].packet.source, 1u) << "the reply goes to the port that asked";
+  EXPECT_EQ(h.slice(0).stats().read_hits + h.slice(1).stats().read_hits, 1u);
+  EXPECT_EQ(h.in_flight(), 0u);
+}
+
+// Partition mode counts DRAM cycles: ACT at 0, RD at 18, the last beat at 18 + 18 + 2 = 38.
+TEST(MemoryHierarchyTest, PartitionModeAnswersAfterActivateReadAndBurst) {
+  MemoryHierarchy h(small_config(false));
+  EXPECT_NEAR(h.cycle_ps(), 1000.0 / 1.5, 1e-9);
   h.offer(0, read(1, 0x0), 0);
   auto done = run(h);
   ASSERT_EQ(done.size(), 1u);
-  std::printf("miss done at %llu\n", (unsigned long long)done[0].cycle);
-  h.offer(0, read(2, 0x0), done[0].cycle);
-  done = run(h);
-  ASSERT_EQ(done.size(), 1u);
-  std::printf("hit done at %llu\n", (unsigned long long)done[0].cycle);
+  EXPECT_EQ(done[0].cycle, 38u);
+}
+
+TEST(MemoryHierarchyTest, AFullCrossbarInputRefusesTheNextPacket) {
+  HierarchyConfig c = small_config(true);
+  c.xbar.input_buffer = 3;
+  MemoryHierarchy h(c);
+  for (uint64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(h.can_offer(0, read(i, 0x1000 * i)));
+    h.offer(0, read(i, 0x1000 * i), 0);
+  }
+  EXPECT_FALSE(h.can_offer(0, read(3, 0x3000)));
+  EXPECT_THROW(h.offer(0, read(3, 0x3000), 0), ModelError);
+  EXPECT_TRUE(h.can_offer(1, read(3, 0x3000))) << "ports have their own buffers";
+  std::vector<HierarchyCompletion> done;
+  h.advance(0, done);  // one packet crosses the switch at 0 and frees its slot
+  EXPECT_TRUE(h.can_offer(0, read(3, 0x3000)));
+}
+
+TEST(MemoryHierarchyTest, APacketSpanningTwoLinesIsRefused) {
+  MemoryHierarchy h(small_config(true));
+  EXPECT_THROW(h.offer(0, read(1, 0x60, 0b11), 0), ModelError);  // sectors 3 and 4 of a line
+  EXPECT_NO_THROW(h.offer(0, read(2, 0x40, 0b11), 0));
 }
 
 }  // namespace
