@@ -110,6 +110,10 @@ AddressMapping::AddressMapping(const AddressMappingConfig& config, const std::st
     shift += log2_of(counts[index]);
   }
   local_bits_ = shift;
+  if (power_of_two(config.partitions)) {
+    partition_shift_ = log2_of(config.partitions);
+    partition_mask_ = config.partitions - 1;
+  }
   if (!config.xor_hash) return;
   const unsigned bank_bits = log2_of(config.banks_per_group);
   const unsigned group_bits = log2_of(config.bank_groups);
@@ -135,7 +139,8 @@ DramLocation AddressMapping::map(uint64_t address) const {
   const uint64_t inside = offset & ((uint64_t(1) << interleave_shift_) - 1);
   const uint64_t chunk = offset >> interleave_shift_;
   const uint32_t partitions = config_.partitions;
-  const uint64_t quotient = chunk / partitions;
+  // Dividing is slow: most partition counts are powers of two.
+  const uint64_t quotient = partition_mask_ ? chunk >> partition_shift_ : chunk / partitions;
   const uint64_t local = (quotient << interleave_shift_) | inside;
   DramLocation where;
   where.partition = uint32_t(chunk - quotient * partitions);
@@ -149,7 +154,9 @@ DramLocation AddressMapping::map(uint64_t address) const {
     where.bank ^= uint32_t(hash) & bank_.mask;
     where.bank_group ^= uint32_t(hash >> group_hash_shift_) & bank_group_.mask;
     where.channel ^= uint32_t(hash >> channel_hash_shift_) & channel_.mask;
-    where.partition += uint32_t((hash >> partition_hash_shift_) % partitions);
+    const uint64_t rotation = hash >> partition_hash_shift_;
+    where.partition +=
+        uint32_t(partition_mask_ ? rotation & partition_mask_ : rotation % partitions);
     if (where.partition >= partitions) where.partition -= partitions;
   }
   return where;

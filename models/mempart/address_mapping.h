@@ -77,6 +77,9 @@ class AddressMapping {
   // Resolved shifts and masks, built once.
   Field column_, bank_group_, bank_, channel_, row_;
   unsigned burst_shift_ = 0, interleave_shift_ = 0, local_bits_ = 0;
+  // A power-of-two partition count (above one): its log2 and mask; else 0.
+  unsigned partition_shift_ = 0;
+  uint32_t partition_mask_ = 0;
   unsigned hash_bits_ = 0;  // width of the fold; 0: no hashing
   uint64_t hash_mask_ = 0;
   unsigned group_hash_shift_ = 0, channel_hash_shift_ = 0, partition_hash_shift_ = 0;

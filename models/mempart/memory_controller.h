@@ -118,7 +118,7 @@ class MemoryController {
   // Per queue and bank: the requests to it and the one that speaks for it, chosen again only
   // when a command to the bank or an arrival for it changed them (incremental planning).
   struct Candidate {
-    std::vector<uint32_t> queued;                      // slots, in arrival order
+    uint32_t queued = 0;                               // requests to it (Queue::queued_of)
     int32_t slot = -1;                                 // the one speaking for the bank; none: -1
     DramCommandKind kind = DramCommandKind::Activate;  // its next command
     bool stale = false;  // to be chosen again (then listed in Queue::stale)
@@ -130,7 +130,12 @@ class MemoryController {
     std::vector<uint32_t> free;
     uint32_t size = 0, capacity = 0;
     mutable std::vector<Candidate> candidates;  // per bank, brought up to date by planning
-    mutable std::vector<uint32_t> stale;        // banks whose candidate is stale
+    // Per bank, `capacity` entries of which the first Candidate::queued hold the slots of the
+    // requests to it in arrival order (one block: planning walks them often).
+    std::vector<uint32_t> queued;
+    uint32_t* queued_of(uint32_t bank) { return &queued[size_t(bank) * capacity]; }
+    const uint32_t* queued_of(uint32_t bank) const { return &queued[size_t(bank) * capacity]; }
+    mutable std::vector<uint32_t> stale;  // banks whose candidate is stale
     // What planning scans, per bank (apart, so that the scan is a tight loop): the candidate's
     // key ((urgency, seq), the least the most urgent; ~0 for none), the earliest cycle of its next
     // command by its bank's own constraints and its arrival (kNever for none), and the entry of
@@ -153,6 +158,12 @@ class MemoryController {
     uint64_t now = 0;  // planned from this cycle on
   };
 
+  static bool is_read(DramCommandKind k) {
+    return k == DramCommandKind::Read || k == DramCommandKind::ReadPrecharge;
+  }
+  static bool is_column(DramCommandKind k) {
+    return is_read(k) || k == DramCommandKind::Write || k == DramCommandKind::WritePrecharge;
+  }
   void compute_plan() const;
   Plan plan_at(uint64_t now) const;
   void choose(const Queue& q, uint32_t bank) const;

@@ -51,7 +51,7 @@ struct MemoryPartition::Impl {
   uint64_t next_seq = 0, last_accept = 0;
   PartitionStats stats;
   std::function<void(uint32_t, const DramCommand&)> observer;
-  mutable std::vector<Burst> bursts;   // split()'s result, of this packet:
+  mutable std::vector<Burst> bursts;  // split()'s result, of this packet:
   mutable bool split_valid = false;
   mutable uint64_t split_address = 0;
   mutable uint32_t split_mask = 0;

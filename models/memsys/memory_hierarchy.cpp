@@ -16,16 +16,18 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
   const uint32_t count = config.mapping.partitions;
   for (uint32_t p = 0; p < count; ++p) {
-    partitions_.push_back(std::make_unique<mempart::MemoryPartition>(
-        p, *mapping_, config.dram, config.controller, "memory"));
+    partitions_.push_back(std::make_unique<mempart::MemoryPartition>(p, *mapping_, config.dram,
+                                                                     config.controller, "memory"));
   }
   advanced_.assign(count, kNever);
+  slice_advanced_.assign(count, kNever);
   next_.assign(count, kNever);
   partition_next_.assign(count, kNever);
-  partition_next_cycle_.assign(count, kNever);
   is_stale_.assign(count, 0);
-  for (uint32_t p = 0; p < count; ++p) stale(p);
+  for (uint32_t p = 0; p < count; ++p) stale(p, kPartitionStale);
   visiting_.assign(count, 0);
+  part_steps_.assign(count, 0);
+  refused_by_.assign(config.ports, 0);
   retrying_.assign(count, 0);
   is_reply_blocked_.assign(count, 0);
   const double tck_ps = config.dram.tck_ns * 1000.0;
@@ -64,7 +66,16 @@ uint64_t MemoryHierarchy::cycle_of_dram(uint64_t dram) const {
 
 bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
   if (through_l2()) return requests_->can_accept(port);
-  return partitions_[mapping_->map(packet.address).partition]->can_accept(packet);
+  const uint32_t partition = mapping_->map(packet.address).partition;
+  if (partitions_[partition]->can_accept(packet)) return true;
+  if (port < refused_by_.size()) refused_by_[port] = partition;
+  return false;
+}
+
+uint64_t MemoryHierarchy::room_version(uint32_t port) const {
+  if (port >= config_.ports) return 0;  // never room: can_offer() refuses it
+  // Through the L2 a port's room is its crossbar input's, which grants free.
+  return through_l2() ? requests_->input_stats()[port].packets : part_steps_[refused_by_[port]];
 }
 
 void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cycle) {
@@ -73,14 +84,15 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
   const uint64_t line = packet.address & ~uint64_t(line_bytes_ - 1);
   const uint64_t last = packet.address + (32 - __builtin_clz(packet.sector_mask)) * kSectorBytes;
   if (last - line > line_bytes_)
-    throw ModelError("memory hierarchy", fmt::format("packet at {:#x} with sectors {:#x} spans "
+    throw ModelError("memory hierarchy",
+                     fmt::format("packet at {:#x} with sectors {:#x} spans "
                                  "more than one {}-byte line",
                                  packet.address, packet.sector_mask, line_bytes_));
-  // can_offer(), without mapping the address twice.
+  // can_offer(), without mapping the address twice (a partition checks its own room).
   const uint32_t partition = mapping_->map(packet.address).partition;
-  if (through_l2() ? !requests_->can_accept(port) : !partitions_[partition]->can_accept(packet))
-    throw ModelError("memory hierarchy", fmt::format("port {} offered a packet it cannot take",
-                                 port));
+  if (through_l2() && !requests_->can_accept(port))
+    throw ModelError("memory hierarchy",
+                     fmt::format("port {} offered a packet it cannot take", port));
   MemPacket p = packet;
   p.source = uint16_t(port);
   ++in_flight_;
@@ -89,12 +101,13 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
   } else {
     catch_up(partition);
     partitions_[partition]->accept(p, std::max(cycle, now_));
-    stale(partition);
+    stale(partition, kPartitionStale);
   }
 }
 
-void MemoryHierarchy::stale(uint32_t part) const {
-  if (!is_stale_[part]) is_stale_[part] = 1, stale_.push_back(part);
+void MemoryHierarchy::stale(uint32_t part, uint8_t what) const {
+  if (!is_stale_[part]) stale_.push_back(part);
+  is_stale_[part] |= what;
 }
 
 void MemoryHierarchy::list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed,
@@ -105,13 +118,11 @@ void MemoryHierarchy::list(std::vector<uint32_t>& parts, std::vector<uint8_t>& l
 // Takes again the next events of the parts something happened to since.
 void MemoryHierarchy::refresh_next() const {
   for (uint32_t p : stale_) {
-    is_stale_[p] = 0;
-    const uint64_t dram = partitions_[p]->next_event();
-    if (dram != partition_next_[p]) {  // often unchanged: spare the conversion
-      partition_next_[p] = dram;
-      partition_next_cycle_[p] = cycle_of_dram(dram);
+    if (is_stale_[p] & kPartitionStale) {
+      partition_next_[p] = cycle_of_dram(partitions_[p]->next_event());
     }
-    next_[p] = partition_next_cycle_[p];
+    is_stale_[p] = 0;
+    next_[p] = partition_next_[p];
     if (through_l2()) next_[p] = std::min(next_[p], slices_[p]->next_event());
   }
   stale_.clear();
@@ -144,11 +155,10 @@ void MemoryHierarchy::advance(uint64_t until, std::vector<HierarchyCompletion>& 
   now_ = std::max(now_, until == kNever ? now_ : until);
 }
 
-// Advances a part that steps passed by to the last of them.
+// Advances a partition that steps passed by to the last of them.
 void MemoryHierarchy::catch_up(uint32_t part) {
   if (advanced_[part] == last_step_) return;
   advanced_[part] = last_step_;
-  if (through_l2()) slices_[part]->advance(last_step_);
   partitions_[part]->advance(last_step_dram_);
 }
 
@@ -161,12 +171,13 @@ void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompl
     catch_up(p);
     partition.advance(cycle);
     advanced_[p] = cycle;
+    ++part_steps_[p];
     while (partition.reply_ready(cycle)) {
       done.push_back({partition.reply(), cycle});
       partition.pop_reply();
       --in_flight_;
     }
-    stale(p);
+    stale(p, kPartitionStale);
   }
   visits_.clear();
 }
@@ -215,22 +226,29 @@ void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& don
 void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {
   l2::L2Slice& slice = *slices_[s];
   mempart::MemoryPartition& partition = *partitions_[s];
-  catch_up(s);
-  advanced_[s] = cycle;
-  stale(s);
+  if (slice_advanced_[s] != last_step_) slice.advance(last_step_);  // catch up
+  slice_advanced_[s] = cycle;
+  stale(s, kSliceStale);
   while (requests_->ready(s, cycle) && slice.can_accept()) {
     slice.accept(requests_->front(s), cycle);
     requests_->pop(s);
   }
   slice.advance(cycle);
-  while (slice.has_memory_request() && partition.can_accept(slice.memory_request())) {
-    partition.accept(slice.memory_request(), dram);
-    slice.pop_memory_request();
-  }
-  partition.advance(dram);
-  while (partition.reply_ready(dram)) {
-    slice.memory_reply(partition.reply().id, cycle);
-    partition.pop_reply();
+  // The partition only when it takes a packet or has an event due.
+  if ((slice.has_memory_request() && partition.can_accept(slice.memory_request())) ||
+      partition_next_[s] <= cycle) {
+    catch_up(s);
+    advanced_[s] = cycle;
+    stale(s, kPartitionStale);
+    while (slice.has_memory_request() && partition.can_accept(slice.memory_request())) {
+      partition.accept(slice.memory_request(), dram);
+      slice.pop_memory_request();
+    }
+    partition.advance(dram);
+    while (partition.reply_ready(dram)) {
+      slice.memory_reply(partition.reply().id, cycle);
+      partition.pop_reply();
+    }
   }
   while (slice.reply_ready(cycle) && replies_->can_accept(s)) {
     const MemPacket& r = slice.reply();

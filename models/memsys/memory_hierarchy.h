@@ -69,6 +69,9 @@ class MemoryHierarchy {
   const mempart::AddressMapping& mapping() const { return *mapping_; }
 
   bool can_offer(uint32_t port, const MemPacket& packet) const;
+  /// Changes whenever room may have appeared for the packet can_offer() last refused from
+  /// `port` (a step that advanced where it goes): until it does, asking again is futile.
+  uint64_t room_version(uint32_t port) const;
   /// Offers `packet` (within one line) from `port` at `cycle`, which is not before the last
   /// cycle advanced to. ModelError when can_offer() is false.
   void offer(uint32_t port, const MemPacket& packet, uint64_t cycle);
@@ -97,7 +100,8 @@ class MemoryHierarchy {
   // One part (a partition and, through the L2, its slice) at the step at `cycle`.
   void visit(uint32_t part, uint64_t cycle, uint64_t dram);
   void catch_up(uint32_t part);
-  void stale(uint32_t part) const;
+  static constexpr uint8_t kSliceStale = 1, kPartitionStale = 2;
+  void stale(uint32_t part, uint8_t what) const;
   void list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed, uint32_t part);
   void refresh_next() const;
   /// The first hierarchy cycle whose DRAM cycle reaches `dram`.
@@ -119,19 +123,23 @@ class MemoryHierarchy {
   // step when next visited (or offered a packet), which is what advancing them at every step
   // would have done, since nothing was due for them meanwhile.
   uint64_t last_step_ = kNever, last_step_dram_ = 0;
-  std::vector<uint64_t> advanced_;  // per part: the step it was last advanced to
-  mutable std::vector<uint64_t> next_;  // per part: its next event (hierarchy cycles)
-  // Per part: the partition's next event (DRAM cycles) and its hierarchy cycle.
-  mutable std::vector<uint64_t> partition_next_, partition_next_cycle_;
-  mutable std::vector<uint32_t> stale_;  // parts whose next_ is to be taken again
-  mutable std::vector<uint8_t> is_stale_;
-  std::vector<uint32_t> visits_;  // this step's, in part order (as every step visited all)
+  // Per part: the step its partition, and its slice, were last advanced to.
+  std::vector<uint64_t> advanced_, slice_advanced_;
+  // Per part: its next event, and its partition's (hierarchy cycles).
+  mutable std::vector<uint64_t> next_, partition_next_;
+  mutable std::vector<uint32_t> stale_;    // parts whose next_ is to be taken again
+  mutable std::vector<uint8_t> is_stale_;  // what of them: kSliceStale, kPartitionStale
+  std::vector<uint32_t> visits_;           // this step's, in part order (as every step visited all)
   std::vector<uint8_t> visiting_;
   // Parts whose hand-over to a neighbour was refused and may go at the next step now that the
   // neighbour has room; parts whose reply waits for room in the reply network.
   std::vector<uint32_t> retry_, reply_blocked_;
   std::vector<uint8_t> retrying_, is_reply_blocked_;
   std::vector<uint32_t> ports_ready_;  // scratch: the reply network's outputs with packets
+  // room_version() in partition mode: per part, steps that advanced it; per port, the part
+  // that last refused it.
+  std::vector<uint64_t> part_steps_;
+  mutable std::vector<uint32_t> refused_by_;
 };
 
 }  // namespace gpusoc::memsys

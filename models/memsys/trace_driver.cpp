@@ -71,6 +71,7 @@ bool TraceDriver::offer_packets(uint32_t index, uint64_t cycle) {
   }
   requests_[port.slot].offered = true;
   port.busy = false;
+  port.refused = false;
   return true;
 }
 
@@ -96,24 +97,25 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
   bool have_next = source.next(next);
   uint32_t next_port = 0;
   uint64_t now = 0;
-  uint64_t idle_rounds = 0;  // rounds at one cycle in which nothing happened
+  uint64_t idle_rounds = 0;    // rounds at one cycle in which nothing happened
   uint64_t last_progress = 0;  // the last cycle a reply arrived (or nothing was outstanding)
-  for (uint64_t round = 0;; ++round) {
+  for (;;) {
     // Hand trace requests whose time has come to their ports, in trace order, then offer what
-    // the ports hold. Offers only take room: a port refused in this round stays refused.
+    // the ports hold (a port refused is asked again only once room may have appeared).
     bool moved = true;
     while (moved) {
       moved = false;
       for (size_t i = 0; i < busy_ports_.size();) {
         const uint32_t p = busy_ports_[i];
-        if (ports_[p].refused == round) {
+        if (ports_[p].refused && ports_[p].refused_at == hierarchy_.room_version(p)) {
           ++i;
         } else if (offer_packets(p, now)) {
           busy_ports_[i] = busy_ports_.back();
           busy_ports_.pop_back();
           moved = true;
         } else {
-          ports_[p].refused = round;
+          ports_[p].refused = true;
+          ports_[p].refused_at = hierarchy_.room_version(p);
           ++i;
         }
       }
@@ -150,7 +152,7 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
     idle_rounds = (t == now && done.empty()) ? idle_rounds + 1 : 0;
     if (idle_rounds > 1000000)
       throw ModelError("memtrace", fmt::format("no progress at cycle {} ({} requests outstanding)",
-                                   now, outstanding_));
+                                               now, outstanding_));
     now = std::max(now, t);
     for (const HierarchyCompletion& c : done) complete(c, result);
     if (!done.empty() || outstanding_ == 0) last_progress = now;

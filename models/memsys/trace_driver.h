@@ -18,11 +18,11 @@ namespace gpusoc::memsys {
 
 struct TraceRunResult {
   uint64_t requests = 0, reads = 0, writes = 0;
-  uint64_t bytes = 0;          // requested bytes (what the trace asked for)
+  uint64_t bytes = 0;  // requested bytes (what the trace asked for)
   uint64_t packets = 0;
-  uint64_t end_cycle = 0;      // the last reply, in hierarchy cycles
+  uint64_t end_cycle = 0;  // the last reply, in hierarchy cycles
   double cycle_ps = 0;
-  uint64_t latency_sum = 0;    // cycles, over requests
+  uint64_t latency_sum = 0;              // cycles, over requests
   std::vector<uint64_t> latency_counts;  // [c]: requests that took c cycles (the last: more)
 
   double elapsed_ns() const { return double(end_cycle) * cycle_ps / 1000.0; }
@@ -44,12 +44,13 @@ class TraceDriver {
  private:
   struct Port {
     bool busy = false;
-    uint32_t slot = 0;       // its request's entry in requests_
-    uint64_t start = 0;      // the request's first byte
-    uint64_t next = 0;       // address of the next packet's first byte
-    uint64_t end = 0;        // one past the request's last byte
+    uint32_t slot = 0;   // its request's entry in requests_
+    uint64_t start = 0;  // the request's first byte
+    uint64_t next = 0;   // address of the next packet's first byte
+    uint64_t end = 0;    // one past the request's last byte
     MemOp op = MemOp::Read;
-    uint64_t refused = ~uint64_t(0);  // the round the hierarchy last refused its next packet
+    bool refused = false;     // the hierarchy refused its next packet, at
+    uint64_t refused_at = 0;  // this room_version()
   };
   struct Outstanding {
     uint64_t entered = 0;  // cycle the first packet entered
