@@ -23,39 +23,25 @@ uint32_t oldest(const uint64_t* stamps, const std::vector<uint8_t>& candidate) {
   return best;
 }
 
-// Least recently used: every hit and fill stamps the way with a use counter.
-class LruPolicy final : public ReplacementPolicy {
+// Evicts the way with the oldest stamp. LRU stamps on every hit and fill; FIFO only on fills, so
+// hits leave the order alone.
+class StampPolicy final : public ReplacementPolicy {
  public:
-  LruPolicy(uint32_t sets, uint32_t ways) : ways_(ways), stamp_(size_t(sets) * ways, 0) {}
-  const char* name() const override { return "lru"; }
+  StampPolicy(uint32_t sets, uint32_t ways, bool stamp_hits)
+      : ways_(ways), stamp_hits_(stamp_hits), stamp_(size_t(sets) * ways, 0) {}
+  const char* name() const override { return stamp_hits_ ? "lru" : "fifo"; }
   void touched(uint32_t set, uint32_t way) override {
-    stamp_[size_t(set) * ways_ + way] = ++clock_;
+    if (stamp_hits_) stamp(set, way);
   }
+  void inserted(uint32_t set, uint32_t way) override { stamp(set, way); }
   uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) override {
     return oldest(&stamp_[size_t(set) * ways_], candidate);
   }
 
  private:
+  void stamp(uint32_t set, uint32_t way) { stamp_[size_t(set) * ways_ + way] = ++clock_; }
   uint32_t ways_;
-  uint64_t clock_ = 0;
-  std::vector<uint64_t> stamp_;
-};
-
-// First in, first out: only insertions stamp a way; hits leave the order alone.
-class FifoPolicy final : public ReplacementPolicy {
- public:
-  FifoPolicy(uint32_t sets, uint32_t ways) : ways_(ways), stamp_(size_t(sets) * ways, 0) {}
-  const char* name() const override { return "fifo"; }
-  void touched(uint32_t, uint32_t) override {}
-  void inserted(uint32_t set, uint32_t way) override {
-    stamp_[size_t(set) * ways_ + way] = ++clock_;
-  }
-  uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) override {
-    return oldest(&stamp_[size_t(set) * ways_], candidate);
-  }
-
- private:
-  uint32_t ways_;
+  bool stamp_hits_;
   uint64_t clock_ = 0;
   std::vector<uint64_t> stamp_;
 };
@@ -90,8 +76,8 @@ const std::vector<std::string>& replacement_policy_names() {
 
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name, uint32_t sets,
                                                            uint32_t ways) {
-  if (name == "lru") return std::make_unique<LruPolicy>(sets, ways);
-  if (name == "fifo") return std::make_unique<FifoPolicy>(sets, ways);
+  if (name == "lru") return std::make_unique<StampPolicy>(sets, ways, true);
+  if (name == "fifo") return std::make_unique<StampPolicy>(sets, ways, false);
   if (name == "random") return std::make_unique<RandomPolicy>();
   throw ConfigError(fmt::format("unknown replacement policy '{}' (known: {})", name,
                                 fmt::join(replacement_policy_names(), ", ")));
