@@ -64,6 +64,16 @@ uint64_t MemoryHierarchy::cycle_of_dram(uint64_t dram) const {
   return c;
 }
 
+MemPacket MemoryHierarchy::line_packet(uint64_t next, uint64_t end, uint64_t& stop) const {
+  const uint64_t first = next & ~uint64_t(kSectorBytes - 1);
+  stop = std::min(end, (next & ~uint64_t(line_bytes_ - 1)) + line_bytes_);
+  const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
+  MemPacket packet;
+  packet.address = first;
+  packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
+  return packet;
+}
+
 bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
   if (through_l2()) return requests_->can_accept(port);
   const uint32_t partition = mapping_->map(packet.address).partition;

@@ -68,6 +68,11 @@ class MemoryHierarchy {
   uint32_t line_bytes() const { return line_bytes_; }
   const mempart::AddressMapping& mapping() const { return *mapping_; }
 
+  /// The packet for the bytes of [next, end) that lie in next's line (the sectors they touch;
+  /// id, op and source left for the caller), and in `stop` where the following packet starts.
+  /// How the drivers split a request into packets.
+  MemPacket line_packet(uint64_t next, uint64_t end, uint64_t& stop) const;
+
   bool can_offer(uint32_t port, const MemPacket& packet) const;
   /// Changes whenever room may have appeared for the packet can_offer() last refused from
   /// `port` (a step that advanced where it goes): until it does, asking again is futile.

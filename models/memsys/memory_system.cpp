@@ -214,7 +214,6 @@ MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_paylo
 // crossbar input takes them; a freed queue slot admits a blocked request with its END_REQ.
 void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
   Port& port = ports_[index];
-  const uint64_t line_bytes = hierarchy_->line_bytes();
   while (!port.queue.empty() && port.queue.front().arrival_cycle <= cycle) {
     const Request& head = port.queue.front();
     if (!port.head_started) {
@@ -224,13 +223,9 @@ void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
     InFlight& f = in_flight_[head.slot];
     const MemOp op = op_of(*head.tx);
     while (port.next < port.end) {
-      const uint64_t first = port.next & ~uint64_t(kSectorBytes - 1);
-      const uint64_t stop = std::min(port.end, (port.next & ~(line_bytes - 1)) + line_bytes);
-      const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
-      MemPacket packet;
+      uint64_t stop = 0;
+      MemPacket packet = hierarchy_->line_packet(port.next, port.end, stop);
       packet.id = head.slot;
-      packet.address = first;
-      packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
       packet.op = op;
       if (!hierarchy_->can_offer(index, packet)) return;
       hierarchy_->offer(index, packet, cycle);

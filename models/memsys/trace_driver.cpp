@@ -51,16 +51,10 @@ uint32_t TraceDriver::allocate_slot() {
 // Offers the port's remaining packets while the hierarchy takes them; true when all are in.
 bool TraceDriver::offer_packets(uint32_t index, uint64_t cycle) {
   Port& port = ports_[index];
-  const uint64_t line_bytes = hierarchy_.line_bytes();
   while (port.next < port.end) {
-    const uint64_t first = port.next & ~uint64_t(kSectorBytes - 1);
-    const uint64_t line_end = (port.next & ~(line_bytes - 1)) + line_bytes;
-    const uint64_t stop = std::min(port.end, line_end);
-    const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
-    MemPacket packet;
+    uint64_t stop = 0;
+    MemPacket packet = hierarchy_.line_packet(port.next, port.end, stop);
     packet.id = port.slot;
-    packet.address = first;
-    packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
     packet.op = port.op;
     if (!hierarchy_.can_offer(index, packet)) return false;
     hierarchy_.offer(index, packet, cycle);
