@@ -4,8 +4,8 @@
 // requests. A plan stays valid until a command issues or a request arrives, so idle cycles cost
 // nothing. Planning is incremental: each bank's candidate (its request, next command, and when
 // the bank's own constraints allow it) is kept until a command to that bank or an arrival for it;
-// the constraints banks share (tRRD, tFAW, tCCD, tWTR, the data bus) are kept once per bank
-// group, updated by the commands that move them; so a plan is one branch-free scan over the banks.
+// the constraints banks share (tRRD, tFAW, tCCD, tWTR, the data bus) the channel keeps once per
+// bank group (DramChannel::shared_table()); so a plan is one branch-free scan over the banks.
 #include <algorithm>
 
 #include "models/mempart/memory_controller.h"
@@ -19,9 +19,12 @@ void MemoryController::compute_plan() const {
   // A refresh falling due before the plan's cycle holds its banks back: plan again from then.
   for (uint64_t now = now_;;) {
     plan_ = plan_at(now);
-    uint64_t due = kNever;
-    for (const Refresh& r : refresh_) {
-      if (r.due > now) due = std::min(due, r.due);
+    uint64_t due = refresh_due_;  // the first refresh due after now
+    if (due <= now) {
+      due = kNever;
+      for (const Refresh& r : refresh_) {
+        if (r.due > now) due = std::min(due, r.due);
+      }
     }
     if (due > plan_.cycle) break;
     now = due;
@@ -30,10 +33,7 @@ void MemoryController::compute_plan() const {
 }
 
 bool MemoryController::refresh_owed(uint64_t now) const {
-  for (const Refresh& f : refresh_) {
-    if (f.due <= now) return true;
-  }
-  return false;
+  return refresh_due_ <= now;
 }
 
 // Whether a refresh owed at `now` holds r's bank (the whole rank for REF).
@@ -52,28 +52,6 @@ void MemoryController::touched(uint32_t bank) {
   }
 }
 
-// Where shared_ keeps DramChannel::shared_ready(kind, rank, bank_group).
-uint32_t MemoryController::shared_index(K kind, uint32_t rank, uint32_t bank_group) const {
-  const uint32_t cls = kind == K::Activate ? 0 : kind == K::Precharge ? 1 : is_read(kind) ? 2 : 3;
-  return (rank * channel_.timing().bank_groups + bank_group) * 4 + cls;
-}
-
-// A command moved shared constraints: ACT those of ACT in `rank`, REF those of ACT and PRE, a
-// column command those of RD and WR in every rank (the data bus is the channel's).
-void MemoryController::update_shared(K kind, uint32_t rank) {
-  const DramTiming& t = channel_.timing();
-  const bool column = is_column(kind);
-  const K kinds[2] = {column ? K::Read : K::Activate, column ? K::Write : K::Precharge};
-  const size_t count = kind == K::Activate ? 1 : 2;
-  for (uint32_t r = column ? 0 : rank; r < (column ? t.ranks : rank + 1); ++r) {
-    for (uint32_t bg = 0; bg < t.bank_groups; ++bg) {
-      for (size_t i = 0; i < count; ++i) {
-        shared_[shared_index(kinds[i], r, bg)] = channel_.shared_ready(kinds[i], r, bg);
-      }
-    }
-  }
-}
-
 // Chooses again the request that speaks for `bank` (flat index) in q.
 void MemoryController::choose(const Queue& q, uint32_t bank) const {
   Candidate& c = q.candidates[bank];
@@ -81,12 +59,8 @@ void MemoryController::choose(const Queue& q, uint32_t bank) const {
   c.slot = -1;
   q.key[bank] = ~0ull;
   q.own[bank] = kNever;
-  const uint32_t rank = bank / banks_per_rank_;
-  const uint32_t local = bank % banks_per_rank_;
-  const uint32_t bg = local / channel_.timing().banks_per_group;
-  const uint32_t bk = local % channel_.timing().banks_per_group;
-  const bool open = channel_.is_open(rank, bg, bk);
-  const uint32_t row = channel_.open_row(rank, bg, bk);
+  const bool open = channel_.is_open_at(bank);
+  const uint32_t row = channel_.open_row_at(bank);
   const bool changed = open != c.open || row != c.row;
   c.open = open, c.row = row;
   const uint32_t* queued = q.queued_of(bank);
@@ -95,15 +69,15 @@ void MemoryController::choose(const Queue& q, uint32_t bank) const {
     Slot& s = q.slots[i];
     const bool hit = open && row == s.request.row;
     if (changed || s.urgency == kUnknown) s.urgency = scheduler_->urgency(hit, s.bypassed);
-    const uint64_t key = uint64_t(s.urgency) << 56 | s.seq;
+    const uint64_t key = uint64_t(s.urgency) << 56 | s.seq << bank_bits_ | bank;
     if (key >= q.key[bank]) continue;
     c.slot = int32_t(i), q.key[bank] = key;
     c.kind = !open ? K::Activate : !hit ? K::Precharge : s.request.write ? K::Write : K::Read;
   }
   if (c.slot < 0) return;
   const MemRequest& r = q.slots[uint32_t(c.slot)].request;
-  q.own[bank] = std::max(channel_.bank_ready(c.kind, rank, bg, bk), r.arrival);
-  q.shared[bank] = shared_index(c.kind, rank, bg);
+  q.own[bank] = std::max(channel_.bank_ready(c.kind, r.rank, r.bank_group, r.bank), r.arrival);
+  q.shared[bank] = channel_.shared_index(c.kind, r.rank, r.bank_group);
 }
 
 MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
@@ -111,7 +85,7 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
   Plan best;
   best.now = now;
   // Owed refreshes first: close what they need closed, then refresh.
-  for (uint32_t rank = 0; rank < t.ranks; ++rank) {
+  for (uint32_t rank = 0; rank < t.ranks && refresh_owed(now); ++rank) {
     const Refresh& f = refresh_[rank];
     if (f.due > now) continue;
     const uint32_t bg = config_.per_bank_refresh ? f.bank / t.banks_per_group : 0;
@@ -139,17 +113,18 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
     }
     return best;
   }
-  // The scan every command pays for: branch-free over the banks.
-  uint64_t at_best = kNever, key_best = ~0ull;
-  uint32_t bank_best = 0;
+  // The scan every command pays for, branch-free over the banks: the least (cycle, key) as one
+  // 128-bit number, whose low bits (the key's) name the bank.
+  using Packed = unsigned __int128;
+  const uint64_t* shared = channel_.shared_table();
+  Packed least = ~Packed(0);
   for (uint32_t bank = 0, banks = uint32_t(q.key.size()); bank < banks; ++bank) {
-    const uint64_t at = std::max({q.own[bank], shared_[q.shared[bank]], now});
-    const uint64_t key = q.key[bank];
-    const bool better = at < at_best || (at == at_best && key < key_best);
-    at_best = better ? at : at_best;
-    key_best = better ? key : key_best;
-    bank_best = better ? bank : bank_best;
+    const uint64_t at = std::max({q.own[bank], shared[q.shared[bank]], now});
+    const Packed v = Packed(at) << 64 | q.key[bank];
+    least = v < least ? v : least;
   }
+  const uint64_t at_best = uint64_t(least >> 64);
+  const uint32_t bank_best = uint32_t(uint64_t(least) & bank_mask_);
   if (at_best < best.cycle) offer(q, bank_best, false, best);
   return best;
 }
@@ -160,7 +135,7 @@ void MemoryController::offer(const Queue& q, uint32_t bank, bool owed, Plan& bes
   const Candidate& c = q.candidates[bank];
   if (c.stale) choose(q, bank);
   if (c.slot < 0) return;
-  const uint64_t at = std::max({q.own[bank], shared_[q.shared[bank]], best.now});
+  const uint64_t at = std::max({q.own[bank], channel_.shared_table()[q.shared[bank]], best.now});
   const uint64_t key = q.key[bank] + 1;
   if (at > best.cycle || (at == best.cycle && key >= best.key)) return;
   const MemRequest& r = q.slots[uint32_t(c.slot)].request;

@@ -34,6 +34,7 @@ DramChannel::DramChannel(const DramTiming& timing) : timing_(timing) {
   if (!problem.empty()) throw ConfigError(problem);
   banks_.resize(size_t(timing_.ranks) * timing_.banks());
   groups_.resize(size_t(timing_.ranks) * timing_.bank_groups);
+  shared_.assign(groups_.size() * 4, 0);  // nothing issued: nothing shared holds a command back
   ranks_.resize(timing_.ranks);
   burst_ = timing_.burst_cycles();
   ccd_s_ = std::max(timing_.tCCD_S, burst_);
@@ -90,6 +91,33 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
   return kNever;
 }
 
+// Brings shared_ up to date after `kind` issued to `rank`: ACT moves ACT's entries in the rank,
+// REF those of ACT and PRE, a column command those of RD and WR in every rank (the data bus is
+// the channel's). The rank's and the bus's part is taken once, then each bank group's added.
+void DramChannel::update_shared(DramCommandKind kind, uint32_t rank) {
+  if (kind == DramCommandKind::Activate || kind == DramCommandKind::Refresh) {
+    const Rank& r = ranks_[rank];
+    const uint64_t act = std::max(r.next_act, r.faw[r.faw_next]);
+    for (uint32_t bg = 0; bg < timing_.bank_groups; ++bg) {
+      uint64_t* at = &shared_[group_index(rank, bg) * 4];
+      at[0] = std::max(act, groups_[group_index(rank, bg)].next_act);
+      at[1] = r.refresh_end;
+    }
+    return;
+  }
+  const uint64_t bus_rd = minus(bus_free_, timing_.CL), bus_wr = minus(bus_free_, timing_.CWL);
+  for (uint32_t k = 0; k < timing_.ranks; ++k) {
+    const uint64_t rd = std::max(ranks_[k].next_rd, bus_rd);
+    const uint64_t wr = std::max(ranks_[k].next_wr, bus_wr);
+    for (uint32_t bg = 0; bg < timing_.bank_groups; ++bg) {
+      const Group& g = groups_[group_index(k, bg)];
+      uint64_t* at = &shared_[group_index(k, bg) * 4];
+      at[2] = std::max(rd, g.next_rd);
+      at[3] = std::max(wr, g.next_wr);
+    }
+  }
+}
+
 void DramChannel::close(Rank& r, Bank& b, uint64_t precharge_at) {
   b.open = false;
   --r.open_banks;
@@ -124,6 +152,7 @@ uint64_t DramChannel::issue(const DramCommand& c) {
       raise(g.next_act, t + timing_.tRRD_L);
       r.faw[r.faw_next] = t + timing_.tFAW;
       r.faw_next = (r.faw_next + 1) % 4;
+      update_shared(c.kind, c.rank);
       return 0;
     case DramCommandKind::Precharge:
       if (b.open) close(r, b, t);
@@ -157,12 +186,14 @@ uint64_t DramChannel::issue(const DramCommand& c) {
       bus_free_ = std::max(bus_free_, data_end);
       if (c.kind == DramCommandKind::ReadPrecharge || c.kind == DramCommandKind::WritePrecharge)
         close(r, b, b.next_pre);
+      update_shared(c.kind, c.rank);
       return data_end;
     }
     case DramCommandKind::Refresh:
       r.refresh_end = t + timing_.tRFC;
       raise(r.next_act, r.refresh_end);
       raise(r.idle, r.refresh_end);
+      update_shared(c.kind, c.rank);
       return 0;
     case DramCommandKind::RefreshBank:
       b.refresh_end = t + timing_.tRFCpb;

@@ -47,24 +47,21 @@ class DramChannel {
   }
   /// shared_ready: the constraints of its bank group, rank and the data bus (tRRD, tFAW, tCCD,
   /// tWTR, read-to-write, the bus, a running REF): ACT and REF move them for ACT and PRE, column
-  /// commands for RD and WR.
+  /// commands for RD and WR. Kept in a table that issue() brings up to date, so that a
+  /// controller can read a bank's entry directly (shared_table()[shared_index(...)]).
   uint64_t shared_ready(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const {
-    const Rank& r = ranks_[rank];
-    const Group& g = groups_[group_index(rank, bank_group)];
-    switch (kind) {
-      case DramCommandKind::Activate:
-        return std::max({r.next_act, g.next_act, r.faw[r.faw_next]});
-      case DramCommandKind::Precharge:
-        return r.refresh_end;
-      case DramCommandKind::Read:
-      case DramCommandKind::ReadPrecharge:
-        return std::max(
-            {r.next_rd, g.next_rd, bus_free_ > timing_.CL ? bus_free_ - timing_.CL : 0});
-      default:  // Write, WritePrecharge
-        return std::max(
-            {r.next_wr, g.next_wr, bus_free_ > timing_.CWL ? bus_free_ - timing_.CWL : 0});
-    }
+    return shared_[shared_index(kind, rank, bank_group)];
   }
+  /// Per rank, bank group and class (ACT, PRE, RD and RDA, WR and WRA); unchecked.
+  uint32_t shared_index(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const {
+    const uint32_t cls = kind == DramCommandKind::Activate    ? 0
+                         : kind == DramCommandKind::Precharge ? 1
+                         : kind == DramCommandKind::Read || kind == DramCommandKind::ReadPrecharge
+                             ? 2
+                             : 3;
+    return uint32_t(group_index(rank, bank_group)) * 4 + cls;
+  }
+  const uint64_t* shared_table() const { return shared_.data(); }
   /// Issues `c` (c.cycle must be >= earliest(...)); updates bank state and timing history.
   /// Returns, for RD/RDA, the cycle the last data beat leaves the device (data ready);
   /// for WR/WRA the cycle the write data ends; 0 for other commands. Both are the end of the
@@ -75,6 +72,10 @@ class DramChannel {
   bool is_open(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
   /// The row the bank holds open (its last ACT's row once it is closed).
   uint32_t open_row(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
+  /// The same two, unchecked, by flat bank index (rank-major, then bank group, then bank): the
+  /// controller's hot path.
+  bool is_open_at(size_t flat_bank) const { return banks_[flat_bank].open; }
+  uint32_t open_row_at(size_t flat_bank) const { return banks_[flat_bank].row; }
 
  private:
   struct Bank {
@@ -102,12 +103,14 @@ class DramChannel {
     return group_index(rank, bank_group) * timing_.banks_per_group + bank;
   }
   void close(Rank& r, Bank& b, uint64_t precharge_at);
+  void update_shared(DramCommandKind kind, uint32_t rank);
 
   DramTiming timing_;
   std::vector<Bank> banks_;    // rank-major, then bank group, then bank
   std::vector<Group> groups_;  // rank-major
   std::vector<Rank> ranks_;
   uint64_t bus_free_ = 0;  // the end of the last burst on the data bus
+  std::vector<uint64_t> shared_;  // shared_ready(), by shared_index()
   // Derived once from timing_, in tCK.
   uint32_t burst_ = 0, ccd_s_ = 0, ccd_l_ = 0, rd_to_wr_ = 0, wr_to_rd_s_ = 0, wr_to_rd_l_ = 0,
            wr_to_pre_ = 0;

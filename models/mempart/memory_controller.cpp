@@ -78,6 +78,13 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
   scheduler_ = make_dram_scheduler(config.scheduler, config.starvation_cap);
   banks_per_rank_ = timing.banks();
   const size_t banks = size_t(timing.ranks) * banks_per_rank_;
+  while ((size_t(1) << bank_bits_) < banks) ++bank_bits_;
+  if (bank_bits_ > 16) {  // keys keep 40 bits of arrival order at least
+    throw ConfigError(fmt::format("{}: {} has {} banks per channel; a controller serves at most "
+                                  "65536",
+                                  prefix, timing.name, banks));
+  }
+  bank_mask_ = (uint64_t(1) << bank_bits_) - 1;
   reads_.capacity = config.read_queue;
   writes_.capacity = config.write_queue;
   for (Queue* q : {&reads_, &writes_}) {
@@ -92,13 +99,10 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
   }
   stats_.bank_columns.resize(banks);
   stats_.bank_activates.resize(banks);
-  shared_.resize(size_t(timing.ranks) * timing.bank_groups * 4);
-  for (uint32_t rank = 0; rank < timing.ranks; ++rank) {
-    for (K kind : {K::Activate, K::Read}) update_shared(kind, rank);
-  }
   refresh_interval_ = config.per_bank_refresh ? timing.tREFI / timing.banks() : timing.tREFI;
   refresh_.resize(timing.ranks);
   for (Refresh& r : refresh_) r.due = refresh_interval_ ? refresh_interval_ : kNever;
+  refresh_due_ = refresh_.front().due;
 }
 
 MemoryController::~MemoryController() = default;
@@ -161,14 +165,7 @@ void MemoryController::set_command_observer(std::function<void(const DramCommand
   observer_ = std::move(observer);
 }
 
-uint64_t MemoryController::next_event() const {
-  compute_plan();
-  const uint64_t done =
-      in_flight_head_ < in_flight_.size() ? in_flight_[in_flight_head_].cycle : kNever;
-  return std::min(plan_.cycle, done);
-}
-
-void MemoryController::advance(uint64_t until, std::vector<MemCompletion>& done) {
+void MemoryController::run_until(uint64_t until, std::vector<MemCompletion>& done) {
   for (compute_plan(); plan_.cycle <= until; compute_plan()) issue(plan_);
   while (in_flight_head_ < in_flight_.size() && in_flight_[in_flight_head_].cycle <= until) {
     done.push_back(in_flight_[in_flight_head_++]);
@@ -177,9 +174,7 @@ void MemoryController::advance(uint64_t until, std::vector<MemCompletion>& done)
     in_flight_.erase(in_flight_.begin(), in_flight_.begin() + ptrdiff_t(in_flight_head_));
     in_flight_head_ = 0;
   }
-  // The plan (first cycle > until) stays valid from the later start.
-  if (until != kNever) now_ = std::max(now_, until + 1);
-  plan_.now = std::max(plan_.now, now_);
+  passed(until);
 }
 
 bool MemoryController::serving_writes() const {
@@ -216,15 +211,14 @@ void MemoryController::issue(const Plan& plan) {
   } else {
     touched(bank);
   }
-  if (c.kind == K::Activate || c.kind == K::Refresh || is_column(c.kind)) {
-    update_shared(c.kind, c.rank);
-  }
   switch (c.kind) {
     case K::Refresh:
     case K::RefreshBank: {
       ++stats_.refreshes;
       Refresh& f = refresh_[c.rank];
       f.due += refresh_interval_;
+      refresh_due_ = kNever;
+      for (const Refresh& r : refresh_) refresh_due_ = std::min(refresh_due_, r.due);
       f.bank = (f.bank + 1) % channel_.timing().banks();
       return;
     }

@@ -16,6 +16,7 @@
 //    checker in tests, a tracer in tools).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -98,8 +99,18 @@ class MemoryController {
   bool can_accept(bool write) const { return room(write) > 0; }
   uint32_t room(bool write) const;          // free entries of the read or write queue
   void enqueue(const MemRequest& request);  // request.arrival >= every earlier one
-  uint64_t next_event() const;
-  void advance(uint64_t until, std::vector<MemCompletion>& done);
+  uint64_t next_event() const {
+    if (!plan_valid_) compute_plan();
+    return std::min(plan_.cycle, first_completion());
+  }
+  void advance(uint64_t until, std::vector<MemCompletion>& done) {
+    // Inline, as most calls find nothing due (the partition advances all its channels).
+    if (plan_valid_ && plan_.cycle > until && first_completion() > until) {
+      passed(until);
+    } else {
+      run_until(until, done);
+    }
+  }
   void set_command_observer(std::function<void(const DramCommand&)> observer);
 
   const ControllerStats& stats() const { return stats_; }
@@ -137,9 +148,9 @@ class MemoryController {
     const uint32_t* queued_of(uint32_t bank) const { return &queued[size_t(bank) * capacity]; }
     mutable std::vector<uint32_t> stale;  // banks whose candidate is stale
     // What planning scans, per bank (apart, so that the scan is a tight loop): the candidate's
-    // key ((urgency, seq), the least the most urgent; ~0 for none), the earliest cycle of its next
+    // key ((urgency, seq, bank), the least the most urgent; ~0 for none), the earliest cycle of its next
     // command by its bank's own constraints and its arrival (kNever for none), and the entry of
-    // shared_ that holds the rest.
+    // DramChannel::shared_table() that holds the rest.
     mutable std::vector<uint64_t> key, own;
     mutable std::vector<uint32_t> shared;
   };
@@ -165,12 +176,20 @@ class MemoryController {
     return is_read(k) || k == DramCommandKind::Write || k == DramCommandKind::WritePrecharge;
   }
   void compute_plan() const;
+  void run_until(uint64_t until, std::vector<MemCompletion>& done);
+  uint64_t first_completion() const {
+    return in_flight_head_ < in_flight_.size() ? in_flight_[in_flight_head_].cycle : kNever;
+  }
+  // advance() through `until` with nothing due: the plan, first cycle > until, stays valid from
+  // the later start.
+  void passed(uint64_t until) {
+    if (until != kNever) now_ = std::max(now_, until + 1);
+    plan_.now = std::max(plan_.now, now_);
+  }
   Plan plan_at(uint64_t now) const;
   void choose(const Queue& q, uint32_t bank) const;
   void offer(const Queue& q, uint32_t bank, bool owed, Plan& best) const;
   void touched(uint32_t bank);
-  void update_shared(DramCommandKind kind, uint32_t rank);
-  uint32_t shared_index(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const;
   bool refresh_owed(uint64_t now) const;
   bool refresh_holds(const MemRequest& r, uint64_t now) const;
   bool serving_writes() const;
@@ -190,6 +209,7 @@ class MemoryController {
   Queue reads_, writes_;
   bool draining_ = false;  // writes are served until the write queue falls to write_low
   std::vector<Refresh> refresh_;
+  uint64_t refresh_due_ = kNever;  // the least Refresh::due: planning's fast test for refresh
   uint64_t now_ = 0;  // the first cycle a command may still issue at (one command per cycle)
   uint64_t last_arrival_ = 0;
   int last_column_write_ = -1;            // direction of the last column command (-1: none yet)
@@ -199,8 +219,10 @@ class MemoryController {
   std::unique_ptr<DramScheduler> scheduler_;
   uint64_t next_seq_ = 0;
   uint32_t banks_per_rank_ = 0;
-  // Per rank, bank group and command class (ACT, PRE, RD, WR): DramChannel::shared_ready().
-  std::vector<uint64_t> shared_;
+  // A candidate's key is (urgency << 56 | seq << bank_bits_ | bank): the bank rides in the low
+  // bits, below the arrival order, so that planning's scan need not carry it apart.
+  unsigned bank_bits_ = 0;
+  uint64_t bank_mask_ = 0;
   mutable Plan plan_;
   mutable bool plan_valid_ = false;
 };

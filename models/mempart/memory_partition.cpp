@@ -56,7 +56,7 @@ struct MemoryPartition::Impl {
   mutable uint64_t split_address = 0;
   mutable uint32_t split_mask = 0;
   mutable MemOp split_op = MemOp::Read;
-  mutable std::vector<uint32_t> need;  // can_accept()'s scratch: per channel and direction
+  mutable std::vector<uint32_t> need;  // can_accept()'s scratch per channel and direction, 0 between
   std::vector<MemCompletion> done;     // advance()'s scratch
 };
 
@@ -116,14 +116,15 @@ MemoryPartition::~MemoryPartition() = default;
 bool MemoryPartition::can_accept(const MemPacket& packet) const {
   Impl& p = *impl_;
   p.split(packet);
-  std::fill(p.need.begin(), p.need.end(), 0);
+  // Only the channels the bursts go to: count, compare, and clear the counts again.
   for (const Burst& b : p.bursts) ++p.need[b.channel * 2 + b.request.write];
-  for (uint32_t c = 0; c < p.controllers.size(); ++c) {
-    for (bool write : {false, true}) {
-      if (p.need[c * 2 + write] > p.controllers[c]->room(write)) return false;
-    }
+  bool room = true;
+  for (const Burst& b : p.bursts) {
+    room = room && p.need[b.channel * 2 + b.request.write] <=
+                       p.controllers[b.channel]->room(b.request.write);
   }
-  return true;
+  for (const Burst& b : p.bursts) p.need[b.channel * 2 + b.request.write] = 0;
+  return room;
 }
 
 void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
