@@ -46,37 +46,41 @@ bool MemoryController::refresh_holds(const MemRequest& r, uint64_t now) const {
 
 // A command went to `bank` (flat index): its candidates in both queues are chosen again.
 void MemoryController::touched(uint32_t bank) {
-  for (Queue* q : {&reads_, &writes_}) {
-    Candidate& c = q->candidates[bank];
-    if (!c.stale) c.stale = true, q->stale.push_back(bank);
-  }
+  reads_.mark_stale(bank);
+  writes_.mark_stale(bank);
 }
 
-// Chooses again the request that speaks for `bank` (flat index) in q.
+// Chooses again the request that speaks for `bank` (flat index) in q. Branch-light: this runs
+// after every command, on a bank whose state just changed.
 void MemoryController::choose(const Queue& q, uint32_t bank) const {
   Candidate& c = q.candidates[bank];
-  c.stale = false;
-  c.slot = -1;
-  q.key[bank] = ~0ull;
-  q.own[bank] = kNever;
-  const bool open = channel_.is_open_at(bank);
-  const uint32_t row = channel_.open_row_at(bank);
-  const bool changed = open != c.open || row != c.row;
-  c.open = open, c.row = row;
+  q.clear_stale(bank);
+  const DramChannel::Bank& b = channel_.bank_at(bank);
+  uint64_t best_key = ~0ull;
+  int32_t best = -1;
   const uint32_t* queued = q.queued_of(bank);
   for (uint32_t k = 0; k < c.queued; ++k) {
-    const uint32_t i = queued[k];
-    Slot& s = q.slots[i];
-    const bool hit = open && row == s.request.row;
-    if (changed || s.urgency == kUnknown) s.urgency = scheduler_->urgency(hit, s.bypassed);
-    const uint64_t key = uint64_t(s.urgency) << 56 | s.seq << bank_bits_ | bank;
-    if (key >= q.key[bank]) continue;
-    c.slot = int32_t(i), q.key[bank] = key;
-    c.kind = !open ? K::Activate : !hit ? K::Precharge : s.request.write ? K::Write : K::Read;
+    const Slot& s = q.slots[queued[k]];
+    const uint8_t urgency = scheduler_->urgency(b.open & (b.row == s.request.row), s.bypassed);
+    const uint64_t key = uint64_t(urgency) << 56 | s.seq << bank_bits_ | bank;
+    const bool better = key < best_key;
+    best_key = better ? key : best_key;
+    best = better ? int32_t(queued[k]) : best;
   }
-  if (c.slot < 0) return;
-  const MemRequest& r = q.slots[uint32_t(c.slot)].request;
-  q.own[bank] = std::max(channel_.bank_ready(c.kind, r.rank, r.bank_group, r.bank), r.arrival);
+  c.slot = best;
+  q.key[bank] = best_key;
+  if (best < 0) {
+    q.own[bank] = kNever;
+    return;
+  }
+  // Its next command: ACT to a closed bank, PRE to another row, else its column command; and
+  // when the bank's own constraints let it go (bank_ready(), whose kNever cases cannot arise).
+  const MemRequest& r = q.slots[uint32_t(best)].request;
+  const bool hit = b.open & (b.row == r.row);
+  const uint64_t column = r.write ? b.next_wr : b.next_rd;
+  const uint64_t ready = !b.open ? b.next_act : !hit ? std::max(b.refresh_end, b.next_pre) : column;
+  c.kind = !b.open ? K::Activate : !hit ? K::Precharge : r.write ? K::Write : K::Read;
+  q.own[bank] = std::max(ready, r.arrival);
   q.shared[bank] = channel_.shared_index(c.kind, r.rank, r.bank_group);
 }
 
@@ -103,10 +107,11 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
   }
   const Queue& q = serving_writes() ? writes_ : reads_;
   if (q.size == 0) return best;
-  for (uint32_t bank : q.stale) {
-    if (q.candidates[bank].stale) choose(q, bank);
+  for (uint32_t w = 0; w < q.stale_words; ++w) {
+    for (uint64_t bits = q.stale[w]; bits != 0; bits &= bits - 1) {
+      choose(q, w * 64 + uint32_t(__builtin_ctzll(bits)));
+    }
   }
-  q.stale.clear();
   if (refresh_owed(now)) {  // rare: banks may be held
     for (uint32_t bank = 0, banks = uint32_t(q.key.size()); bank < banks; ++bank) {
       offer(q, bank, true, best);
@@ -133,7 +138,7 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
 // planning from best.now; `owed`: a refresh is owed then.
 void MemoryController::offer(const Queue& q, uint32_t bank, bool owed, Plan& best) const {
   const Candidate& c = q.candidates[bank];
-  if (c.stale) choose(q, bank);
+  if (q.is_stale(bank)) choose(q, bank);
   if (c.slot < 0) return;
   const uint64_t at = std::max({q.own[bank], channel_.shared_table()[q.shared[bank]], best.now});
   const uint64_t key = q.key[bank] + 1;

@@ -135,6 +135,10 @@ uint64_t DramChannel::issue(const DramCommand& c) {
                                           timing_.name, dram_command_name(c.kind), c.rank,
                                           c.bank_group, c.bank, c.cycle, when));
   }
+  return issue_planned(c);
+}
+
+uint64_t DramChannel::issue_planned(const DramCommand& c) {
   const uint64_t t = c.cycle;
   Rank& r = ranks_[c.rank];
   Group& g = groups_[group_index(c.rank, c.bank_group)];

@@ -68,22 +68,26 @@ class DramChannel {
   /// burst on the bus: c.cycle + CL + B, c.cycle + CWL + B. A command earliest() refuses at
   /// c.cycle, or an index out of range, throws ModelError and changes nothing.
   uint64_t issue(const DramCommand& c);
+  /// issue() without its check, for a controller whose planning computed c.cycle from
+  /// bank_ready() and shared_ready() (or earliest()) itself: checking again would cost as much as
+  /// planning. A command earliest() would refuse corrupts the timing state.
+  uint64_t issue_planned(const DramCommand& c);
 
   bool is_open(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
   /// The row the bank holds open (its last ACT's row once it is closed).
   uint32_t open_row(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
-  /// The same two, unchecked, by flat bank index (rank-major, then bank group, then bank): the
-  /// controller's hot path.
-  bool is_open_at(size_t flat_bank) const { return banks_[flat_bank].open; }
-  uint32_t open_row_at(size_t flat_bank) const { return banks_[flat_bank].row; }
-
- private:
+  /// One bank's state and own constraints (what bank_ready() reads).
   struct Bank {
     bool open = false;
     uint32_t row = 0;
     uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
     uint64_t refresh_end = 0;  // the last REFpb to it ends
   };
+  /// Unchecked, by flat bank index (rank-major, then bank group, then bank): the controller's
+  /// hot path.
+  const Bank& bank_at(size_t flat_bank) const { return banks_[flat_bank]; }
+
+ private:
   struct Group {  // per rank and bank group: the _L constraints
     uint64_t next_act = 0, next_rd = 0, next_wr = 0;
   };

@@ -92,11 +92,14 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
     for (uint32_t i = q->capacity; i-- > 0;) q->free.push_back(i);
     q->candidates.resize(banks);
     q->queued.assign(banks * q->capacity, 0);
-    q->stale.reserve(banks);
+    q->stale_words = uint32_t((banks + 63) / 64);
     q->key.assign(banks, ~0ull);
     q->own.assign(banks, kNever);
     q->shared.assign(banks, 0);
   }
+  stale_words_.assign(size_t(reads_.stale_words) * 2, 0);
+  reads_.stale = stale_words_.data();
+  writes_.stale = stale_words_.data() + reads_.stale_words;
   stats_.bank_columns.resize(banks);
   stats_.bank_activates.resize(banks);
   refresh_interval_ = config.per_bank_refresh ? timing.tREFI / timing.banks() : timing.tREFI;
@@ -141,10 +144,9 @@ void MemoryController::enqueue(const MemRequest& request) {
   s.bank = uint32_t(bank_index(request.rank, request.bank_group, request.bank));
   s.bypassed = 0;
   s.outcome = kHit;
-  s.urgency = kUnknown;
   Candidate& c = q.candidates[s.bank];
   q.queued_of(s.bank)[c.queued++] = index;
-  if (!c.stale) c.stale = true, q.stale.push_back(s.bank);
+  q.mark_stale(s.bank);
   if (request.write && writes_.size >= config_.write_high) draining_ = true;
   if (!plan_valid_ || request.write != served_writes) {
     // Planned afresh, unless the plan served the other queue and still does.
@@ -199,7 +201,7 @@ void MemoryController::issue(const Plan& plan) {
   if (!plan.refresh && is_column(c.kind) && auto_precharge_ && !row_wanted(q.slots[plan.slot])) {
     c.kind = c.kind == K::Read ? K::ReadPrecharge : K::WritePrecharge;
   }
-  const uint64_t data_end = channel_.issue(c);
+  const uint64_t data_end = channel_.issue_planned(c);
   if (observer_) observer_(c);
   now_ = c.cycle + 1;
   plan_valid_ = false;
@@ -264,10 +266,7 @@ void MemoryController::serve(Queue& q, uint32_t index, DramCommand& c, uint64_t 
   uint32_t* const end = queued + count;
   uint32_t* const at = std::find(queued, end, index);
   if (s.outcome == kHit) {
-    for (uint32_t* it = queued; it != at; ++it) {
-      ++q.slots[*it].bypassed;
-      q.slots[*it].urgency = kUnknown;
-    }
+    for (uint32_t* it = queued; it != at; ++it) ++q.slots[*it].bypassed;
   }
   std::copy(at + 1, end, at);
   --count;

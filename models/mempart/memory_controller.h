@@ -95,6 +95,8 @@ class MemoryController {
   MemoryController(const DramTiming& timing, const ControllerConfig& config,
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
+  MemoryController(const MemoryController&) = delete;  // its queues point into its own storage
+  MemoryController& operator=(const MemoryController&) = delete;
 
   bool can_accept(bool write) const { return room(write) > 0; }
   uint32_t room(bool write) const;          // free entries of the read or write queue
@@ -117,14 +119,12 @@ class MemoryController {
   const DramChannel& channel() const { return channel_; }
 
  private:
-  static constexpr uint8_t kUnknown = 0xff;  // a slot's urgency not yet taken
-  struct Slot {                              // a queued request
+  struct Slot {  // a queued request
     MemRequest request;
     uint64_t seq = 0;            // arrival order
     uint32_t bank = 0;           // bank_index() of the request
     uint32_t bypassed = 0;       // younger row hits to its bank served before it
     uint8_t outcome = 0;         // what its bank needed so far (Outcome bits)
-    uint8_t urgency = kUnknown;  // the scheduler's class, kept while its inputs stay
   };
   // Per queue and bank: the requests to it and the one that speaks for it, chosen again only
   // when a command to the bank or an arrival for it changed them (incremental planning).
@@ -132,9 +132,6 @@ class MemoryController {
     uint32_t queued = 0;                               // requests to it (Queue::queued_of)
     int32_t slot = -1;                                 // the one speaking for the bank; none: -1
     DramCommandKind kind = DramCommandKind::Activate;  // its next command
-    bool stale = false;  // to be chosen again (then listed in Queue::stale)
-    bool open = false;   // the bank's state the queued urgencies were taken in
-    uint32_t row = 0;
   };
   struct Queue {
     mutable std::vector<Slot> slots;  // `capacity` of them; urgencies are filled in lazily
@@ -146,7 +143,13 @@ class MemoryController {
     std::vector<uint32_t> queued;
     uint32_t* queued_of(uint32_t bank) { return &queued[size_t(bank) * capacity]; }
     const uint32_t* queued_of(uint32_t bank) const { return &queued[size_t(bank) * capacity]; }
-    mutable std::vector<uint32_t> stale;  // banks whose candidate is stale
+    // Banks whose candidate is to be chosen again, a bit each: set by every command to the bank
+    // in both queues, so both queues' words share one block (stale_words_), which stays cached.
+    uint64_t* stale = nullptr;
+    uint32_t stale_words = 0;
+    bool is_stale(uint32_t bank) const { return stale[bank >> 6] >> (bank & 63) & 1; }
+    void mark_stale(uint32_t bank) const { stale[bank >> 6] |= uint64_t(1) << (bank & 63); }
+    void clear_stale(uint32_t bank) const { stale[bank >> 6] &= ~(uint64_t(1) << (bank & 63)); }
     // What planning scans, per bank (apart, so that the scan is a tight loop): the candidate's
     // key ((urgency, seq, bank), the least the most urgent; ~0 for none), the earliest cycle of its next
     // command by its bank's own constraints and its arrival (kNever for none), and the entry of
@@ -207,6 +210,7 @@ class MemoryController {
   bool auto_precharge_ = false;    // closed page
   uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
   Queue reads_, writes_;
+  std::vector<uint64_t> stale_words_;  // Queue::stale of reads_, then of writes_
   bool draining_ = false;  // writes are served until the write queue falls to write_low
   std::vector<Refresh> refresh_;
   uint64_t refresh_due_ = kNever;  // the least Refresh::due: planning's fast test for refresh

@@ -49,6 +49,17 @@ struct MemoryPartition::Impl {
   std::vector<uint32_t> free;
   std::vector<Reply> replies;  // a min-heap on (cycle, seq)
   uint64_t next_seq = 0, last_accept = 0;
+  // advance() leaves a controller with nothing due untouched (its state is cold in a large
+  // configuration); it is brought to `advanced` before a request enters it. Per controller: its
+  // next_event() and the cycle it was advanced through (`advanced` too when it is in step).
+  uint64_t advanced = kNever;  // the last advance()'s `until`; kNever: none yet
+  std::vector<uint64_t> next, synced;
+  void sync(uint32_t channel) {
+    if (synced[channel] == advanced) return;
+    done.clear();
+    controllers[channel]->advance(advanced, done);  // nothing is due: this only moves its clock
+    synced[channel] = advanced;
+  }
   PartitionStats stats;
   std::function<void(uint32_t, const DramCommand&)> observer;
   mutable std::vector<Burst> bursts;  // split()'s result, of this packet:
@@ -107,6 +118,8 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
         std::make_unique<MemoryController>(timing, controller, prefix + ".controller"));
   }
   impl_->need.resize(size_t(m.channels) * 2);
+  for (const auto& c : impl_->controllers) impl_->next.push_back(c->next_event());
+  impl_->synced.assign(m.channels, kNever);
   impl_->bursts.reserve(32);
   impl_->done.reserve(64);
 }
@@ -150,7 +163,9 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
   s.remaining = uint32_t(p.bursts.size());
   for (Burst& b : p.bursts) {
     b.request.id = slot, b.request.arrival = cycle;
+    p.sync(b.channel);
     p.controllers[b.channel]->enqueue(b.request);
+    p.next[b.channel] = p.controllers[b.channel]->next_event();
   }
   ++p.stats.packets;
   p.stats.read_packets += packet.op != MemOp::Write;
@@ -160,15 +175,20 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
 
 uint64_t MemoryPartition::next_event() const {
   uint64_t next = impl_->replies.empty() ? kNever : impl_->replies.front().cycle;
-  for (const auto& c : impl_->controllers) next = std::min(next, c->next_event());
+  for (uint64_t n : impl_->next) next = std::min(next, n);
   return next;
 }
 
 void MemoryPartition::advance(uint64_t until) {
   Impl& p = *impl_;
-  for (const auto& c : p.controllers) {
+  p.advanced = until;
+  for (uint32_t channel = 0; channel < p.controllers.size(); ++channel) {
+    if (p.next[channel] > until) continue;
+    MemoryController& c = *p.controllers[channel];
     p.done.clear();
-    c->advance(until, p.done);
+    c.advance(until, p.done);
+    p.synced[channel] = until;
+    p.next[channel] = c.next_event();
     for (const MemCompletion& d : p.done) {
       Impl::Slot& s = p.slots[d.id];
       s.answered = std::max(s.answered, d.cycle);
