@@ -15,13 +15,8 @@ auto L2Slice::Impl::lookup(const MemPacket& p, uint64_t cycle) -> Wait {
   const uint64_t line = p.address & line_mask;
   const uint32_t sectors = p.sector_mask << ((p.address - line) / kSectorBytes);
   const uint32_t set = set_of(line);
-  uint32_t slot = kNone;
-  for (uint32_t w = set * ways, end = w + ways; w < end; ++w) {
-    if (tag[w] == line) {
-      slot = w;
-      break;
-    }
-  }
+  uint32_t slot = kNone;  // a line is in one way at most: search them all, without branching
+  for (uint32_t w = set * ways, end = w + ways; w < end; ++w) slot = tag[w] == line ? w : slot;
   if (p.op == MemOp::Write) return lookup_write(p, cycle, line, sectors, set, slot);
 
   const bool atomic = p.op == MemOp::Atomic;

@@ -35,7 +35,7 @@ std::string L2Config::problem(const std::string& prefix) const {
         fmt::format("must be a power of two from {} to {}", kSectorBytes, 32 * kSectorBytes));
   }
   if (size_bytes != 0) {
-    if (ways == 0) return bad("ways", ways, "must be at least 1");
+    if (ways == 0 || ways > 256) return bad("ways", ways, "must be from 1 to 256");
     const uint64_t set_bytes = uint64_t(line_bytes) * ways;
     if (size_bytes < set_bytes || size_bytes % set_bytes != 0) {
       return bad("size_bytes", size_bytes,
@@ -137,7 +137,7 @@ uint64_t L2Slice::next_event() const {
   if (s.news) return s.now;
   uint64_t next = kNever;
   if (!s.replies.empty() && s.replies.front().ready > s.now) next = s.replies.front().ready;
-  if (!s.input.empty() && !s.blocked) next = std::min(next, s.lookup_cycle());
+  if (!s.input.empty() & !s.blocked) next = std::min(next, s.lookup_cycle());
   return next;
 }
 

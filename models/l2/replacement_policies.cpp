@@ -1,5 +1,7 @@
 // The L2's replacement policies, chosen by name. Per-set state lives in flat arrays indexed by
 // set * ways + way, so a choice costs O(ways) and allocates nothing.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,17 +12,16 @@ namespace gpusoc::l2 {
 namespace {
 
 // The candidate with the smallest stamp; ties go to the lowest way, so never-used ways (stamp 0)
-// go first in way order. Written without data-dependent branches: sets are small and hot.
+// go first in way order. Without data-dependent branches (sets are small and hot): each way is
+// one number, its stamp above its way (ways <= 256; stamps count accesses, far below 2^56), all
+// ones when it is not a candidate, and the least wins.
 uint32_t oldest(const uint64_t* stamps, const std::vector<uint8_t>& candidate) {
-  uint32_t best = 0;
-  uint64_t best_key = ~uint64_t(0);
+  uint64_t least = ~uint64_t(0);
   for (uint32_t w = 0; w < candidate.size(); ++w) {
-    const uint64_t key = candidate[w] ? stamps[w] : ~uint64_t(0);
-    const bool better = key < best_key;
-    best = better ? w : best;
-    best_key = better ? key : best_key;
+    const uint64_t excluded = uint64_t(candidate[w] == 0) * ~uint64_t(0);
+    least = std::min(least, (stamps[w] << 8 | w) | excluded);
   }
-  return best;
+  return uint32_t(least & 0xff);
 }
 
 // Evicts the way with the oldest stamp. LRU stamps on every hit and fill; FIFO only on fills, so

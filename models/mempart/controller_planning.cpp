@@ -77,8 +77,9 @@ void MemoryController::choose(const Queue& q, uint32_t bank) const {
   // when the bank's own constraints let it go (bank_ready(), whose kNever cases cannot arise).
   const MemRequest& r = q.slots[uint32_t(best)].request;
   const bool hit = b.open & (b.row == r.row);
-  const uint64_t column = r.write ? b.next_wr : b.next_rd;
-  const uint64_t ready = !b.open ? b.next_act : !hit ? std::max(b.refresh_end, b.next_pre) : column;
+  uint64_t ready = r.write ? b.next_wr : b.next_rd;  // selections, not branches
+  ready = hit ? ready : std::max(b.refresh_end, b.next_pre);
+  ready = b.open ? ready : b.next_act;
   c.kind = !b.open ? K::Activate : !hit ? K::Precharge : r.write ? K::Write : K::Read;
   q.own[bank] = std::max(ready, r.arrival);
   q.shared[bank] = channel_.shared_index(c.kind, r.rank, r.bank_group);

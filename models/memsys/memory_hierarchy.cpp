@@ -25,7 +25,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   partition_next_.assign(count, kNever);
   is_stale_.assign(count, 0);
   for (uint32_t p = 0; p < count; ++p) stale(p, kPartitionStale);
-  visiting_.assign(count, 0);
+  visits_ = IndexBits(count);
+  ports_ready_ = IndexBits(config.ports);
   part_steps_.assign(count, 0);
   refused_by_.assign(config.ports, 0);
   retrying_.assign(count, 0);
@@ -39,6 +40,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   }
   cycle_ps_ = 1e6 / config.l2_clock_mhz;
   dram_per_cycle_ = cycle_ps_ / tck_ps;
+  cycles_per_dram_ = tck_ps / cycle_ps_;
   line_bytes_ = config.l2.line_bytes;
   for (uint32_t p = 0; p < count; ++p) {
     rops_.push_back(std::make_unique<mempart::Rop>(config.rop, "rop"));
@@ -52,13 +54,13 @@ MemoryHierarchy::~MemoryHierarchy() = default;
 
 uint64_t MemoryHierarchy::dram_cycle(uint64_t cycle) const {
   if (!through_l2()) return cycle;
-  return uint64_t(std::floor(double(cycle) * dram_per_cycle_));
+  return uint64_t(double(cycle) * dram_per_cycle_);  // truncation: floor, as it is not negative
 }
 
 uint64_t MemoryHierarchy::cycle_of_dram(uint64_t dram) const {
   if (!through_l2() || dram == kNever) return dram;
-  uint64_t c = uint64_t(std::ceil(double(dram) / dram_per_cycle_));
-  // Rounding may land a cycle short or long of the exact answer; settle it on dram_cycle().
+  uint64_t c = uint64_t(double(dram) * cycles_per_dram_);
+  // A guess a cycle or so short or long of the exact answer; settle it on dram_cycle().
   while (dram_cycle(c) < dram) ++c;
   while (c > 0 && dram_cycle(c - 1) >= dram) --c;
   return c;
@@ -183,10 +185,8 @@ void MemoryHierarchy::catch_up(uint32_t part) {
 }
 
 void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
-  for (uint32_t p = 0; p < partitions_.size(); ++p) {
-    if (next_[p] <= cycle) visits_.push_back(p);
-  }
-  for (uint32_t p : visits_) {
+  for (uint32_t p = 0; p < partitions_.size(); ++p) visits_.insert_if(p, next_[p] <= cycle);
+  visits_.take([&](uint32_t p) {
     mempart::MemoryPartition& partition = *partitions_[p];
     catch_up(p);
     partition.advance(cycle);
@@ -198,27 +198,19 @@ void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompl
       --in_flight_;
     }
     stale(p, kPartitionStale);
-  }
-  visits_.clear();
+  });
 }
 
 // One cycle, in the order data flows: requests cross the switch into the slices, the slices
 // look up, misses go to the partitions, fills come back, replies cross back to the ports.
 void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
   requests_->advance(cycle);
-  for (uint32_t s : retry_) retrying_[s] = 0, list(visits_, visiting_, s);
+  for (uint32_t s : retry_) retrying_[s] = 0, visits_.insert(s);
   retry_.clear();
-  for (uint32_t s : requests_->delivered()) list(visits_, visiting_, s);
-  for (uint32_t s = 0; s < slices_.size(); ++s) {
-    if (next_[s] <= cycle) list(visits_, visiting_, s);
-  }
-  std::sort(visits_.begin(), visits_.end());
+  for (uint32_t s : requests_->delivered()) visits_.insert(s);
+  for (uint32_t s = 0; s < slices_.size(); ++s) visits_.insert_if(s, next_[s] <= cycle);
   const uint64_t dram = dram_cycle(cycle);
-  for (uint32_t s : visits_) {
-    visiting_[s] = 0;
-    visit(s, cycle, dram);
-  }
-  visits_.clear();
+  visits_.take([&](uint32_t s) { visit(s, cycle, dram); });
   replies_->advance(cycle);
   for (size_t i = 0; i < reply_blocked_.size();) {
     const uint32_t s = reply_blocked_[i];
@@ -231,16 +223,14 @@ void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& don
     reply_blocked_[i] = reply_blocked_.back();
     reply_blocked_.pop_back();
   }
-  ports_ready_.assign(replies_->delivered().begin(), replies_->delivered().end());
-  std::sort(ports_ready_.begin(), ports_ready_.end());
-  ports_ready_.erase(std::unique(ports_ready_.begin(), ports_ready_.end()), ports_ready_.end());
-  for (uint32_t port : ports_ready_) {
+  for (uint32_t port : replies_->delivered()) ports_ready_.insert(port);
+  ports_ready_.take([&](uint32_t port) {
     while (replies_->ready(port, cycle)) {
       done.push_back({replies_->front(port), cycle});
       replies_->pop(port);
       --in_flight_;
     }
-  }
+  });
 }
 
 void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {

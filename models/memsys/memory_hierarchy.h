@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/index_bits.h"
 #include "models/common/mem_packet.h"
 #include "models/l2/l2_slice.h"
 #include "models/mempart/address_mapping.h"
@@ -116,6 +117,7 @@ class MemoryHierarchy {
   HierarchyConfig config_;
   double cycle_ps_ = 0;
   double dram_per_cycle_ = 1;  // DRAM cycles per hierarchy cycle
+  double cycles_per_dram_ = 1;  // its inverse, for cycle_of_dram()'s first guess
   uint32_t line_bytes_ = 128;
   std::unique_ptr<mempart::AddressMapping> mapping_;
   std::vector<std::unique_ptr<mempart::MemoryPartition>> partitions_;
@@ -135,13 +137,12 @@ class MemoryHierarchy {
   mutable std::vector<uint64_t> next_, partition_next_;
   mutable std::vector<uint32_t> stale_;    // parts whose next_ is to be taken again
   mutable std::vector<uint8_t> is_stale_;  // what of them: kSliceStale, kPartitionStale
-  std::vector<uint32_t> visits_;           // this step's, in part order (as every step visited all)
-  std::vector<uint8_t> visiting_;
+  IndexBits visits_;  // this step's, taken in part order (as if every step visited all)
   // Parts whose hand-over to a neighbour was refused and may go at the next step now that the
   // neighbour has room; parts whose reply waits for room in the reply network.
   std::vector<uint32_t> retry_, reply_blocked_;
   std::vector<uint8_t> retrying_, is_reply_blocked_;
-  std::vector<uint32_t> ports_ready_;  // scratch: the reply network's outputs with packets
+  IndexBits ports_ready_;  // the reply network's outputs with packets this step
   // room_version() in partition mode: per part, steps that advanced it; per port, the part
   // that last refused it.
   std::vector<uint64_t> part_steps_;

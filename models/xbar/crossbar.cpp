@@ -6,7 +6,6 @@
 #include "models/xbar/crossbar.h"
 
 #include <algorithm>
-#include <functional>
 
 #include "models/common/error.h"
 
@@ -51,7 +50,6 @@ struct Crossbar::Impl {
   struct Delivery {
     uint64_t cycle;
     uint32_t output, bytes;
-    bool operator>(const Delivery& other) const { return cycle > other.cycle; }
   };
   // A list of port indices with O(1) insertion and removal (order is not kept).
   struct PortSet {
@@ -100,7 +98,7 @@ struct Crossbar::Impl {
         input_stats(in),
         output_stats(out) {
     for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
-    deliveries.reserve(arrivals.size());
+    deliveries.resize(arrivals.size());  // a delivery holds its arrival's slot
     delivered.reserve(arrivals.size());
     requests.reserve(size_t(in) * (voq ? out : 1));
     granted.reserve(std::min(in, out));
@@ -185,8 +183,7 @@ struct Crossbar::Impl {
     const uint64_t ready = cycle + s.cycles - 1 + config.latency;
     const uint32_t tail = (arrival_head[o] + arrival_count[o]++) % config.output_buffer;
     arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
-    deliveries.push_back({ready, o, s.bytes});
-    std::push_heap(deliveries.begin(), deliveries.end(), std::greater<>());
+    add_delivery({ready, o, s.bytes});
     CrossbarPortStats& in = input_stats[i];
     ++in.packets;
     in.bytes += s.bytes;
@@ -215,9 +212,11 @@ struct Crossbar::Impl {
       const uint32_t slot = oldest[i];
       const uint64_t start = std::max(eligible(i, slot), from);
       const uint64_t end = to - granted_flag[i];
-      if (start > end) continue;
+      const uint64_t waited = start > end ? 0 : end - start + 1;  // branch-free: often 0
+      const bool blocked = full(slots[slot].output);
       CrossbarPortStats& in = input_stats[i];
-      (full(slots[slot].output) ? in.blocked_cycles : in.conflict_cycles) += end - start + 1;
+      in.blocked_cycles += blocked ? waited : 0;
+      in.conflict_cycles += blocked ? 0 : waited;
     }
   }
 
@@ -251,13 +250,14 @@ struct Crossbar::Impl {
     }
     account(now, until);
     now = until + 1;
-    while (!deliveries.empty() && deliveries.front().cycle <= until) {
-      CrossbarPortStats& out = output_stats[deliveries.front().output];
+    while (delivery_count != 0 && deliveries[delivery_head].cycle <= until) {
+      const Delivery& d = deliveries[delivery_head];
+      CrossbarPortStats& out = output_stats[d.output];
       ++out.packets;
-      out.bytes += deliveries.front().bytes;
-      delivered.push_back(deliveries.front().output);
-      std::pop_heap(deliveries.begin(), deliveries.end(), std::greater<>());
-      deliveries.pop_back();
+      out.bytes += d.bytes;
+      delivered.push_back(d.output);
+      delivery_head = delivery_head + 1 == deliveries.size() ? 0 : delivery_head + 1;
+      --delivery_count;
     }
   }
 
@@ -298,7 +298,22 @@ struct Crossbar::Impl {
   std::vector<Arrival> arrivals;  // a ring of output_buffer per output
   std::vector<uint32_t> arrival_head, arrival_count;
   std::vector<uint64_t> output_free_at;
-  std::vector<Delivery> deliveries;  // min-heap by cycle
+  // Packets on their way to output buffers, by ready cycle (ties in grant order): a ring that
+  // grants append to, nearly always at its end, as grant cycles only grow.
+  std::vector<Delivery> deliveries;
+  size_t delivery_head = 0, delivery_count = 0;
+  void add_delivery(const Delivery& d) {
+    const size_t size = deliveries.size();
+    size_t at = delivery_head + delivery_count++;
+    at = at >= size ? at - size : at;
+    for (;;) {
+      const size_t before = at == 0 ? size - 1 : at - 1;
+      if (at == delivery_head || deliveries[before].cycle <= d.cycle) break;
+      deliveries[at] = deliveries[before];
+      at = before;
+    }
+    deliveries[at] = d;
+  }
   std::vector<uint32_t> delivered;   // outputs, by the last advance()
 
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
@@ -335,7 +350,8 @@ void Crossbar::push(uint32_t input, uint32_t output, const MemPacket& packet, ui
 }
 
 uint64_t Crossbar::next_event() const {
-  const uint64_t delivery = impl_->deliveries.empty() ? kNever : impl_->deliveries.front().cycle;
+  const Impl& x = *impl_;
+  const uint64_t delivery = x.delivery_count == 0 ? kNever : x.deliveries[x.delivery_head].cycle;
   return std::min(impl_->next_grant, delivery);
 }
 
