@@ -23,6 +23,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   slice_advanced_.assign(count, kNever);
   next_.assign(count, kNever);
   partition_next_.assign(count, kNever);
+  slice_next_.assign(count, kNever);
+  slice_work_.assign(count, 0);
   is_stale_.assign(count, 0);
   for (uint32_t p = 0; p < count; ++p) stale(p, kPartitionStale);
   visits_ = IndexBits(count);
@@ -119,6 +121,7 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
   p.source = uint16_t(port);
   ++in_flight_;
   if (through_l2()) {
+    slices_[partition]->prefetch(p.address);  // a hint for the host's caches only
     requests_->push(port, partition, p, std::max(cycle, now_));
   } else {
     catch_up(partition);
@@ -143,9 +146,9 @@ void MemoryHierarchy::refresh_next() const {
     if (is_stale_[p] & kPartitionStale) {
       partition_next_[p] = cycle_of_dram(partitions_[p]->next_event());
     }
+    if (through_l2() && (is_stale_[p] & kSliceStale)) slice_next_[p] = slices_[p]->next_event();
     is_stale_[p] = 0;
-    next_[p] = partition_next_[p];
-    if (through_l2()) next_[p] = std::min(next_[p], slices_[p]->next_event());
+    next_[p] = std::min(partition_next_[p], slice_next_[p]);
   }
   stale_.clear();
 }
@@ -205,12 +208,20 @@ void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompl
 // look up, misses go to the partitions, fills come back, replies cross back to the ports.
 void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
   requests_->advance(cycle);
-  for (uint32_t s : retry_) retrying_[s] = 0, visits_.insert(s);
+  // Parts with work for their slice, and parts whose partition alone has an event due (a DRAM
+  // command, most of the time: nothing the slice need hear of unless data comes back).
+  for (uint32_t s : retry_) retrying_[s] = 0, visits_.insert(s), slice_work_[s] = 1;
   retry_.clear();
-  for (uint32_t s : requests_->delivered()) visits_.insert(s);
-  for (uint32_t s = 0; s < slices_.size(); ++s) visits_.insert_if(s, next_[s] <= cycle);
+  for (uint32_t s : requests_->delivered()) visits_.insert(s), slice_work_[s] = 1;
+  for (uint32_t s = 0; s < slices_.size(); ++s) {
+    visits_.insert_if(s, next_[s] <= cycle);
+    slice_work_[s] |= slice_next_[s] <= cycle;
+  }
   const uint64_t dram = dram_cycle(cycle);
-  visits_.take([&](uint32_t s) { visit(s, cycle, dram); });
+  visits_.take([&](uint32_t s) {
+    if (slice_work_[s] || !visit_partition(s, cycle, dram)) visit(s, cycle, dram);
+    slice_work_[s] = 0;
+  });
   replies_->advance(cycle);
   for (size_t i = 0; i < reply_blocked_.size();) {
     const uint32_t s = reply_blocked_[i];
@@ -233,9 +244,30 @@ void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& don
   });
 }
 
-void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {
-  l2::L2Slice& slice = *slices_[s];
+// A visit for the partition's own event (a DRAM command, most of the time): the slice is left
+// alone unless data came back. False, having changed nothing, when the slice has a packet for
+// memory: that enters before the partition advances, in the whole visit.
+bool MemoryHierarchy::visit_partition(uint32_t s, uint64_t cycle, uint64_t dram) {
+  if (slices_[s]->has_memory_request()) return false;
   mempart::MemoryPartition& partition = *partitions_[s];
+  advance_partition(s, cycle, dram, false);
+  if (partition.reply_ready(dram)) {
+    slice_in(s, cycle);
+    take_replies(s, cycle, dram);
+    slice_out(s, cycle, sendable(s));
+  }
+  return true;
+}
+
+// Whether slice s's next memory packet can go to its partition now.
+bool MemoryHierarchy::sendable(uint32_t s) const {
+  return slices_[s]->has_memory_request() &&
+         partitions_[s]->can_accept(slices_[s]->memory_request());
+}
+
+// The slice's side of a visit, first: packets from the request network, then its lookups.
+void MemoryHierarchy::slice_in(uint32_t s, uint64_t cycle) {
+  l2::L2Slice& slice = *slices_[s];
   if (slice_advanced_[s] != last_step_) slice.advance(last_step_);  // catch up
   slice_advanced_[s] = cycle;
   stale(s, kSliceStale);
@@ -244,33 +276,55 @@ void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {
     requests_->pop(s);
   }
   slice.advance(cycle);
-  // The partition only when it takes a packet or has an event due.
-  if ((slice.has_memory_request() && partition.can_accept(slice.memory_request())) ||
-      partition_next_[s] <= cycle) {
-    catch_up(s);
-    advanced_[s] = cycle;
-    stale(s, kPartitionStale);
-    while (slice.has_memory_request() && partition.can_accept(slice.memory_request())) {
-      partition.accept(slice.memory_request(), dram);
-      slice.pop_memory_request();
-    }
-    partition.advance(dram);
-    while (partition.reply_ready(dram)) {
-      slice.memory_reply(partition.reply().id, cycle);
-      partition.pop_reply();
-    }
+}
+
+// The partition at this step: the slice's packets in (while `to_memory`), then its commands.
+void MemoryHierarchy::advance_partition(uint32_t s, uint64_t cycle, uint64_t dram,
+                                        bool to_memory) {
+  l2::L2Slice& slice = *slices_[s];
+  mempart::MemoryPartition& partition = *partitions_[s];
+  catch_up(s);
+  advanced_[s] = cycle;
+  stale(s, kPartitionStale);
+  for (; to_memory; to_memory = sendable(s)) {
+    partition.accept(slice.memory_request(), dram);
+    slice.pop_memory_request();
   }
+  partition.advance(dram);
+}
+
+// The partition's answers to the slice.
+void MemoryHierarchy::take_replies(uint32_t s, uint64_t cycle, uint64_t dram) {
+  mempart::MemoryPartition& partition = *partitions_[s];
+  while (partition.reply_ready(dram)) {
+    slices_[s]->memory_reply(partition.reply().id, cycle);
+    partition.pop_reply();
+  }
+}
+
+// The slice's side of a visit, last: its replies into the reply network, and what to retry.
+void MemoryHierarchy::slice_out(uint32_t s, uint64_t cycle, bool to_memory) {
+  l2::L2Slice& slice = *slices_[s];
   while (slice.reply_ready(cycle) && replies_->can_accept(s)) {
     const MemPacket& r = slice.reply();
     replies_->push(s, r.source, r, cycle);
     slice.pop_reply();
   }
   // What this visit made room for goes at the next step, whenever that is.
-  if ((requests_->ready(s, cycle) && slice.can_accept()) ||
-      (slice.has_memory_request() && partition.can_accept(slice.memory_request()))) {
-    list(retry_, retrying_, s);
-  }
+  if (to_memory || (requests_->ready(s, cycle) && slice.can_accept())) list(retry_, retrying_, s);
   if (slice.reply_ready(cycle)) list(reply_blocked_, is_reply_blocked_, s);
+}
+
+void MemoryHierarchy::visit(uint32_t s, uint64_t cycle, uint64_t dram) {
+  slice_in(s, cycle);
+  bool to_memory = sendable(s);
+  // The partition only when it takes a packet or has an event due.
+  if (to_memory || partition_next_[s] <= cycle) {
+    advance_partition(s, cycle, dram, to_memory);
+    take_replies(s, cycle, dram);
+    to_memory = sendable(s);  // fills may have made room, or write-backs
+  }
+  slice_out(s, cycle, to_memory);
 }
 
 }  // namespace gpusoc::memsys

@@ -105,6 +105,12 @@ class MemoryHierarchy {
   void step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   // One part (a partition and, through the L2, its slice) at the step at `cycle`.
   void visit(uint32_t part, uint64_t cycle, uint64_t dram);
+  bool visit_partition(uint32_t part, uint64_t cycle, uint64_t dram);
+  bool sendable(uint32_t part) const;
+  void slice_in(uint32_t part, uint64_t cycle);
+  void advance_partition(uint32_t part, uint64_t cycle, uint64_t dram, bool to_memory);
+  void take_replies(uint32_t part, uint64_t cycle, uint64_t dram);
+  void slice_out(uint32_t part, uint64_t cycle, bool to_memory);
   void catch_up(uint32_t part);
   static constexpr uint8_t kSliceStale = 1, kPartitionStale = 2;
   void stale(uint32_t part, uint8_t what) const;
@@ -133,8 +139,9 @@ class MemoryHierarchy {
   uint64_t last_step_ = kNever, last_step_dram_ = 0;
   // Per part: the step its partition, and its slice, were last advanced to.
   std::vector<uint64_t> advanced_, slice_advanced_;
-  // Per part: its next event, and its partition's (hierarchy cycles).
-  mutable std::vector<uint64_t> next_, partition_next_;
+  // Per part: its next event, its partition's and its slice's (hierarchy cycles).
+  mutable std::vector<uint64_t> next_, partition_next_, slice_next_;
+  std::vector<uint8_t> slice_work_;  // this step: the part's slice has something to do
   mutable std::vector<uint32_t> stale_;    // parts whose next_ is to be taken again
   mutable std::vector<uint8_t> is_stale_;  // what of them: kSliceStale, kPartitionStale
   IndexBits visits_;  // this step's, taken in part order (as if every step visited all)
