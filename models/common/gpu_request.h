@@ -6,16 +6,19 @@
 
 #include <tlm>
 
+#include "models/common/mem_packet.h"
+
 namespace gpusoc {
 
 enum class AccessKind : uint8_t { Load, Store, Atomic, Instruction, Dma };
 
 struct GpuRequest : tlm::tlm_extension<GpuRequest> {
-  uint32_t sm = 0;            // requesting SM (or ~0u for non-SM units)
+  uint32_t sm = 0;  // requesting SM (or ~0u for non-SM units)
   uint32_t warp = 0;
   AccessKind kind = AccessKind::Load;
-  uint32_t sectors = 0;       // 32-byte sectors the access touches (0: derive from the length)
-  uint32_t sector_mask = 0;   // which 32-byte sectors from the address, when not all (0: all)
+  AtomicOp atomic = AtomicOp::Add;  // kind Atomic: which read-modify-write
+  uint32_t sectors = 0;      // 32-byte sectors the access touches (0: derive from the length)
+  uint32_t sector_mask = 0;  // which 32-byte sectors from the address, when not all (0: all)
   /// The access only asks for timing: the data moved functionally already (the SMs read and
   /// write device memory through DMI), so the target must not touch the data pointer.
   bool timing_only = false;

@@ -13,6 +13,12 @@ enum class MemOp : uint8_t {
   Atomic,  // read-modify-write at the ROP; the reply carries the old values
 };
 
+/// Which read-modify-write an atomic is (PTX atom and red), so that the ROP can count them.
+enum class AtomicOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+inline constexpr unsigned kAtomicOps = unsigned(AtomicOp::Cas) + 1;
+inline constexpr const char* kAtomicOpNames[kAtomicOps] = {"add", "min", "max", "inc",  "dec",
+                                                           "and", "or",  "xor", "exch", "cas"};
+
 inline constexpr uint32_t kSectorBytes = 32;
 
 struct MemPacket {
@@ -21,7 +27,8 @@ struct MemPacket {
   uint32_t sector_mask = 1;  // bit i: the sector at address + 32 i; bit 0 always set. Whoever
                              // sends a packet into an L2 slice keeps it within one L2 line.
   MemOp op = MemOp::Read;
-  uint16_t source = 0;       // the requesting port (SM, or trace source) the reply goes to
+  AtomicOp atomic = AtomicOp::Add;  // op Atomic: which one
+  uint16_t source = 0;              // the requesting port (SM, or trace source) the reply goes to
 
   uint32_t sectors() const { return uint32_t(__builtin_popcount(sector_mask)); }
   uint32_t data_bytes() const { return sectors() * kSectorBytes; }

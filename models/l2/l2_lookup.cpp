@@ -263,7 +263,8 @@ void L2Slice::Impl::answer(const MemPacket& packet, uint32_t slot, uint32_t sect
   uint64_t ready = base;
   for (uint32_t s = 0; s < 32; ++s) {
     if (packet.sector_mask >> s & 1) {
-      ready = std::max(ready, rop.execute(packet.address + uint64_t(s) * kSectorBytes, base));
+      ready = std::max(
+          ready, rop.execute(packet.address + uint64_t(s) * kSectorBytes, base, packet.atomic));
     }
   }
   if (slot != kNone) dirty[slot] |= sectors;

@@ -7,9 +7,12 @@
 // it).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+
+#include "models/common/mem_packet.h"
 
 namespace gpusoc::mempart {
 
@@ -22,19 +25,21 @@ struct RopConfig {
 
 struct RopStats {
   uint64_t operations = 0;
-  uint64_t serialized = 0;     // operations that waited for an earlier one to the same address
-  uint64_t wait_cycles = 0;    // sum of (start - ready)
+  uint64_t serialized = 0;   // operations that waited for an earlier one to the same address
+  uint64_t wait_cycles = 0;  // sum of (start - ready)
+  // The same per operation (AtomicOp), so that contention is seen where it is.
+  std::array<uint64_t, kAtomicOps> operations_of{}, serialized_of{}, wait_cycles_of{};
 };
 
 class Rop {
  public:
   /// ConfigError naming `prefix`.key on a bad config.
   explicit Rop(const RopConfig& config, const std::string& prefix = "rop");
-  /// An operation on the 32-byte sector at `sector_address` whose operand data is present from
-  /// `ready`: books it and returns the cycle its result is written (start + latency). Calls
-  /// come in non-decreasing `ready` (the slice's cycle order); an address's operations run in
-  /// call order.
-  uint64_t execute(uint64_t sector_address, uint64_t ready);
+  /// Operation `op` on the 32-byte sector at `sector_address` whose operand data is present
+  /// from `ready`: books it and returns the cycle its result is written (start + latency).
+  /// Calls come in non-decreasing `ready` (the slice's cycle order); an address's operations run
+  /// in call order. All operations take the same time; `op` is counted.
+  uint64_t execute(uint64_t sector_address, uint64_t ready, AtomicOp op = AtomicOp::Add);
   const RopStats& stats() const { return stats_; }
 
  private:

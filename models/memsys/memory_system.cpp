@@ -12,6 +12,11 @@
 namespace gpusoc::memsys {
 namespace {
 
+AtomicOp atomic_of(const tlm::tlm_generic_payload& tx) {
+  const GpuRequest* r = tx.get_extension<GpuRequest>();
+  return r ? r->atomic : AtomicOp::Add;
+}
+
 MemOp op_of(const tlm::tlm_generic_payload& tx) {
   const GpuRequest* r = tx.get_extension<GpuRequest>();
   if (r && r->kind == AccessKind::Atomic) return MemOp::Atomic;
@@ -79,9 +84,9 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
           }
           return double(hits) / double(all);
         }));
-    derived_.push_back(std::make_unique<Formula>(
-        stats_, name + "_bursts", "bursts", "DRAM bursts (reads and writes)",
-        [&part] { return double(part.stats().bursts); }));
+    derived_.push_back(std::make_unique<Formula>(stats_, name + "_bursts", "bursts",
+                                                 "DRAM bursts (reads and writes)",
+                                                 [&part] { return double(part.stats().bursts); }));
     if (!hierarchy_->through_l2()) continue;
     const l2::L2Slice& slice = hierarchy_->slice(p);
     derived_.push_back(std::make_unique<Formula>(
@@ -91,6 +96,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
           return double(s.read_hits) / double(s.read_hits + s.read_misses);
         }));
   }
+  if (hierarchy_->through_l2()) add_rop_stats();
   SC_HAS_PROCESS(MemorySystem);
   SC_METHOD(run);
   sensitive << wake_;
@@ -99,10 +105,40 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
 
 MemorySystem::~MemorySystem() = default;
 
+// The ROPs' atomics, summed over the partitions: in all and per operation.
+void MemorySystem::add_rop_stats() {
+  const MemoryHierarchy& h = *hierarchy_;
+  auto sum = [&h](auto field) {
+    return [&h, field] {
+      uint64_t n = 0;
+      for (uint32_t p = 0; p < h.partitions(); ++p) n += field(h.rop(p).stats());
+      return double(n);
+    };
+  };
+  using R = const mempart::RopStats&;
+  derived_.push_back(std::make_unique<Formula>(stats_, "rop_operations", "sectors",
+                                               "atomic operations the ROPs executed (per sector)",
+                                               sum([](R r) { return r.operations; })));
+  derived_.push_back(
+      std::make_unique<Formula>(stats_, "rop_serialized", "sectors",
+                                "ROP operations that waited for an earlier one to the same sector",
+                                sum([](R r) { return r.serialized; })));
+  for (unsigned k = 0; k < kAtomicOps; ++k) {
+    const std::string op = kAtomicOpNames[k];
+    derived_.push_back(std::make_unique<Formula>(stats_, "rop_" + op + "_operations", "sectors",
+                                                 "ROP operations of atom/red ." + op,
+                                                 sum([k](R r) { return r.operations_of[k]; })));
+    derived_.push_back(std::make_unique<Formula>(
+        stats_, "rop_" + op + "_serialized", "sectors",
+        "ROP operations of ." + op + " that waited for an earlier one to the same sector",
+        sum([k](R r) { return r.serialized_of[k]; })));
+  }
+}
+
 void MemorySystem::end_of_elaboration() {
   if (target.size() != config_.ports) {
     throw ModelError(name(), fmt::format("{} initiators bound to target, configured for {} ports",
-                                 target.size(), config_.ports));
+                                         target.size(), config_.ports));
   }
 }
 
@@ -222,11 +258,13 @@ void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
     }
     InFlight& f = in_flight_[head.slot];
     const MemOp op = op_of(*head.tx);
+    const AtomicOp atomic = atomic_of(*head.tx);
     while (port.next < port.end) {
       uint64_t stop = 0;
       MemPacket packet = hierarchy_->line_packet(port.next, port.end, stop);
       packet.id = head.slot;
       packet.op = op;
+      packet.atomic = atomic;
       if (!hierarchy_->can_offer(index, packet)) return;
       hierarchy_->offer(index, packet, cycle);
       ++f.packets;
@@ -258,7 +296,8 @@ void MemorySystem::send_response(uint32_t index) {
     if (answer == tlm::TLM_ACCEPTED) {
       port.response_open = true;
     } else {
-      if (tx.has_mm()) tx.release();  // TLM_COMPLETED, or TLM_UPDATED to END_RESP: the response is over
+      if (tx.has_mm())
+        tx.release();  // TLM_COMPLETED, or TLM_UPDATED to END_RESP: the response is over
     }
   }
 }
@@ -271,10 +310,10 @@ void MemorySystem::run() {
     InFlight& f = in_flight_[c.packet.id];
     if (--f.packets > 0 || !f.offered) continue;
     ++responses_;
-    latency_sum_ns_.set(latency_sum_ns_.value() +
-                        (sc_core::sc_time_stamp().value() + fixed_latency_.value() -
-                         arrival_ps_[c.packet.id]) /
-                            double(sc_core::sc_time(1, sc_core::SC_NS).value()));
+    latency_sum_ns_.set(
+        latency_sum_ns_.value() +
+        (sc_core::sc_time_stamp().value() + fixed_latency_.value() - arrival_ps_[c.packet.id]) /
+            double(sc_core::sc_time(1, sc_core::SC_NS).value()));
     ports_[f.port].responses.push_back(f.tx);
     free_slots_.push_back(uint32_t(c.packet.id));
     send_response(f.port);

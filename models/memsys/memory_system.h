@@ -99,6 +99,7 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // first cycle not before t
   sc_core::sc_time time_of(uint64_t cycle) const;
   void wake_at(uint64_t cycle);
+  void add_rop_stats();
 
   HierarchyConfig config_;
   uint64_t base_, size_;

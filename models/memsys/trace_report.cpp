@@ -9,7 +9,9 @@
 namespace gpusoc::memsys {
 namespace {
 
-double ratio(uint64_t part, uint64_t whole) { return whole ? double(part) / double(whole) : 0.0; }
+double ratio(uint64_t part, uint64_t whole) {
+  return whole ? double(part) / double(whole) : 0.0;
+}
 
 // Twenty equal buckets from 0 to the largest latency: enough to see the shape.
 nlohmann::ordered_json latency_histogram(const TraceRunResult& r) {
@@ -62,8 +64,7 @@ nlohmann::ordered_json partition_report(const mempart::MemoryPartition& p, uint6
 
 }  // namespace
 
-nlohmann::ordered_json trace_report(const HierarchyConfig& config,
-                                    const MemoryHierarchy& hierarchy,
+nlohmann::ordered_json trace_report(const HierarchyConfig& config, const MemoryHierarchy& hierarchy,
                                     const TraceRunResult& r) {
   nlohmann::ordered_json j;
   j["mode"] = hierarchy.through_l2() ? "crossbar" : "partitions";
@@ -114,8 +115,13 @@ nlohmann::ordered_json trace_report(const HierarchyConfig& config,
       total.write_hits += l.write_hits, total.write_misses += l.write_misses;
       total.mshr_merges += l.mshr_merges, total.mshr_stall_cycles += l.mshr_stall_cycles;
       total.fills += l.fills, total.writebacks += l.writebacks;
-      rop.operations += hierarchy.rop(s).stats().operations;
-      rop.serialized += hierarchy.rop(s).stats().serialized;
+      const mempart::RopStats& r = hierarchy.rop(s).stats();
+      rop.operations += r.operations, rop.serialized += r.serialized;
+      rop.wait_cycles += r.wait_cycles;
+      for (unsigned k = 0; k < kAtomicOps; ++k) {
+        rop.operations_of[k] += r.operations_of[k], rop.serialized_of[k] += r.serialized_of[k];
+        rop.wait_cycles_of[k] += r.wait_cycles_of[k];
+      }
     }
     nlohmann::ordered_json l2;
     l2["read_hits"] = total.read_hits;
@@ -140,7 +146,16 @@ nlohmann::ordered_json trace_report(const HierarchyConfig& config,
     };
     j["xbar"] = {{"requests", network(hierarchy.request_network())},
                  {"replies", network(hierarchy.reply_network())}};
-    j["rop"] = {{"operations", rop.operations}, {"serialized", rop.serialized}};
+    nlohmann::ordered_json by_operation;
+    for (unsigned k = 0; k < kAtomicOps; ++k) {
+      by_operation[kAtomicOpNames[k]] = {{"operations", rop.operations_of[k]},
+                                         {"serialized", rop.serialized_of[k]},
+                                         {"wait_cycles", rop.wait_cycles_of[k]}};
+    }
+    j["rop"] = {{"operations", rop.operations},
+                {"serialized", rop.serialized},
+                {"wait_cycles", rop.wait_cycles},
+                {"by_operation", by_operation}};
   }
   return j;
 }

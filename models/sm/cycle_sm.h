@@ -85,9 +85,9 @@ class CycleSm : public sc_core::sc_module,
   struct Block {
     std::unique_ptr<WarpScheduler> scheduler;
     ExecutionUnits units;
-    std::vector<uint32_t> live;   // occupied slots of this block, in slot order
-    std::vector<uint32_t> order;  // scratch for the scheduler
-    Stall stall = Stall::NoWarp;  // why the block did not issue this cycle
+    std::vector<uint32_t> live;            // occupied slots of this block, in slot order
+    std::vector<uint32_t> order;           // scratch for the scheduler
+    Stall stall = Stall::NoWarp;           // why the block did not issue this cycle
     CycleStats* charged_kernel = nullptr;  // the kernel charged with this cycle's slot
   };
   struct ResidentKernel {
@@ -99,8 +99,8 @@ class CycleSm : public sc_core::sc_module,
   struct Access {
     uint32_t slot = 0;
     uint32_t generation = 0;
-    uint32_t parts = 0;  // lines still outstanding
-    uint64_t ready = 0;  // latest part's completion so far
+    uint32_t parts = 0;       // lines still outstanding
+    uint64_t ready = 0;       // latest part's completion so far
     bool has_result = false;  // the warp counts it in loads_waiting
     bool live = false;
   };
@@ -110,6 +110,7 @@ class CycleSm : public sc_core::sc_module,
     uint32_t sectors;  // mask
     uint32_t access;   // kNone for stores
     LineKind kind;
+    AtomicOp atomic;  // kind Atomic: which one
     uint32_t slot;
     CycleStats* kernel;
   };
@@ -160,7 +161,7 @@ class CycleSm : public sc_core::sc_module,
                      unsigned bytes) override;
   void on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind, const uint64_t* addresses,
                       ptx::LaneMask lanes, unsigned bytes) override;
-  void queue_lines(LineKind kind, uint32_t access_id);
+  void queue_lines(LineKind kind, uint32_t access_id, AtomicOp atomic = AtomicOp::Add);
   uint32_t new_access(uint32_t slot);
   uint32_t issuing_access();  // the access of the instruction being issued, made on first use
   void part_done(uint32_t access_id, uint64_t cycle);
@@ -181,9 +182,9 @@ class CycleSm : public sc_core::sc_module,
   CtaRunnerPool runners_;
 
   uint64_t cycle_ = 0;
-  uint64_t rounds_ = 0;          // turns of the cycle loop
-  uint32_t finished_ctas_ = 0;   // CTAs whose warps are all done, waiting to retire
-  uint64_t warps_placed_ = 0;  // ages for the schedulers
+  uint64_t rounds_ = 0;         // turns of the cycle loop
+  uint32_t finished_ctas_ = 0;  // CTAs whose warps are all done, waiting to retire
+  uint64_t warps_placed_ = 0;   // ages for the schedulers
   std::vector<Arrival> arriving_;
   sc_core::sc_event work_arrived_;
   std::vector<std::unique_ptr<ResidentCta>> resident_;
@@ -201,7 +202,7 @@ class CycleSm : public sc_core::sc_module,
   // LSU
   std::vector<Access> accesses_;
   std::vector<uint32_t> free_accesses_;
-  std::vector<LineRequest> lines_;  // scratch for the coalescer
+  std::vector<LineRequest> lines_;    // scratch for the coalescer
   std::deque<QueuedLine> lsu_queue_;  // lines waiting for the L1 or the port
   bool lsu_waits_for_mshr_ = false;
   std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
@@ -209,7 +210,7 @@ class CycleSm : public sc_core::sc_module,
   uint32_t outstanding_ = 0;           // requests sent whose reply has not landed
   SectoredCache l1_;
   SectoredCache constant_;
-  uint64_t shared_free_ = 0;  // the shared-memory banks' next free cycle
+  uint64_t shared_free_ = 0;               // the shared-memory banks' next free cycle
   std::vector<MemoryCompletion> replies_;  // scratch
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
   std::vector<uint64_t> woken_;  // scratch for cache fills

@@ -14,10 +14,20 @@ namespace {
 
 // Reply tags: what a memory reply completes.
 constexpr uint64_t kTagKind = uint64_t(3) << 62;
-constexpr uint64_t kAccessTag = 0;               // | access id: an uncached load or atomic
+constexpr uint64_t kAccessTag = 0;                     // | access id: an uncached load or atomic
 constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
 constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
 constexpr uint64_t kStoreTag = uint64_t(3) << 62;
+
+// PTX's atom/red operation as the memory system names it (models/common does not know the ISA).
+AtomicOp atomic_op(ptx::AtomOp op) {
+  constexpr AtomicOp kOps[] = {AtomicOp::Add,  AtomicOp::Min, AtomicOp::Max, AtomicOp::Inc,
+                               AtomicOp::Dec,  AtomicOp::And, AtomicOp::Or,  AtomicOp::Xor,
+                               AtomicOp::Exch, AtomicOp::Cas};
+  static_assert(sizeof(kOps) / sizeof(kOps[0]) == kAtomicOps && unsigned(ptx::AtomOp::Cas) == 9,
+                "ptx::AtomOp and AtomicOp list the same operations in the same order");
+  return kOps[unsigned(op)];
+}
 
 // Where a local-memory offset of a lane lies in the interleaved layout hardware uses (consecutive
 // 32-bit words of one thread are a warp apart), so that same-offset accesses of a warp coalesce.
@@ -75,6 +85,7 @@ void CycleSm::global_access(ptx::GlobalAccess kind, const uint64_t* addresses, p
   for (const LineRequest& l : lines_)
     count(&CycleStats::global_sectors, kernel, sector_count(l.sector_mask));
   LineKind line_kind = LineKind::Store;
+  AtomicOp atomic = AtomicOp::Add;
   uint32_t access = kNone;
   if (kind == ptx::GlobalAccess::Load) {
     const bool cached = config_.l1.enabled() && !(issuing_->flags & ptx::kVolatile);
@@ -82,15 +93,16 @@ void CycleSm::global_access(ptx::GlobalAccess kind, const uint64_t* addresses, p
     access = issuing_access();
   } else if (kind == ptx::GlobalAccess::Atomic) {
     line_kind = LineKind::Atomic;
+    atomic = atomic_op(ptx::AtomOp(issuing_->sub));
     access = issuing_access();
   }
-  queue_lines(line_kind, access);
+  queue_lines(line_kind, access, atomic);
 }
 
-void CycleSm::queue_lines(LineKind kind, uint32_t access) {
+void CycleSm::queue_lines(LineKind kind, uint32_t access, AtomicOp atomic) {
   for (const LineRequest& l : lines_) {
-    lsu_queue_.push_back(QueuedLine{l.line_address, l.sector_mask, access, kind, issuing_slot_,
-                                    slots_[issuing_slot_].cta->kernel});
+    lsu_queue_.push_back(QueuedLine{l.line_address, l.sector_mask, access, kind, atomic,
+                                    issuing_slot_, slots_[issuing_slot_].cta->kernel});
     if (access != kNone) ++accesses_[access].parts;
   }
 }
@@ -111,8 +123,8 @@ void CycleSm::on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind,
       break;
     }
     case ptx::StateSpace::Const:
-      coalesce(addresses, lanes, bytes, {config_.constant.line_bytes, config_.constant.sector_bytes},
-               lines_);
+      coalesce(addresses, lanes, bytes,
+               {config_.constant.line_bytes, config_.constant.sector_bytes}, lines_);
       queue_lines(LineKind::ConstLoad, issuing_access());
       return;
     case ptx::StateSpace::Param:
@@ -151,15 +163,15 @@ bool CycleSm::can_send() const {
 }
 
 bool CycleSm::lsu_can_progress() const {
-  return can_send() || (!lsu_queue_.empty() && !lsu_waits_for_mshr_ &&
-                        outbox_.size() < config_.max_in_flight);
+  return can_send() ||
+         (!lsu_queue_.empty() && !lsu_waits_for_mshr_ && outbox_.size() < config_.max_in_flight);
 }
 
 void CycleSm::lsu_cycle() {
   if (lsu_queue_.empty() || outbox_.size() >= config_.max_in_flight) return;
   const QueuedLine& q = lsu_queue_.front();
-  const uint32_t sector_bytes =
-      q.kind == LineKind::ConstLoad ? config_.constant.sector_bytes
+  const uint32_t sector_bytes = q.kind == LineKind::ConstLoad
+                                    ? config_.constant.sector_bytes
                                     : (config_.l1.enabled() ? config_.l1.sector_bytes : 32);
   // One request per line: from its first to its last needed sector, with the mask of those
   // it needs.
@@ -167,8 +179,8 @@ void CycleSm::lsu_cycle() {
     const unsigned first = unsigned(__builtin_ctz(mask));
     const unsigned last = 31 - unsigned(__builtin_clz(mask));
     outbox_.push_back(MemoryRequest{q.line + uint64_t(first) * sector_bytes,
-                                    (last - first + 1) * sector_bytes, kind, slots_[q.slot].warp,
-                                    sector_count(mask), mask >> first, tag});
+                                    (last - first + 1) * sector_bytes, kind, q.atomic,
+                                    slots_[q.slot].warp, sector_count(mask), mask >> first, tag});
   };
   switch (q.kind) {
     case LineKind::CachedLoad:
@@ -186,7 +198,8 @@ void CycleSm::lsu_cycle() {
           break;
         case SectoredCache::Outcome::Miss:
           count(is_const ? &CycleStats::const_misses : &CycleStats::l1_misses, q.kernel);
-          request(r.missing_mask, AccessKind::Load, (is_const ? kConstFillTag : kL1FillTag) | r.mshr);
+          request(r.missing_mask, AccessKind::Load,
+                  (is_const ? kConstFillTag : kL1FillTag) | r.mshr);
           break;
         case SectoredCache::Outcome::Stall:  // until a fill frees an MSHR
           ++stats_.l1_stalls;
@@ -239,7 +252,8 @@ void CycleSm::collect_replies() {
   for (const MemoryCompletion& c : replies_) {
     if (c.error) {
       throw ModelError(name(), fmt::format("device memory answered a timing request with an error "
-                                           "(tag 0x{:x})", c.tag));
+                                           "(tag 0x{:x})",
+                                           c.tag));
     }
     const uint64_t ps = c.time.value();
     due_.push(Due{std::max(cycle_, (ps + cycle_ps_ - 1) / cycle_ps_), c.tag});

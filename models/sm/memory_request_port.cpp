@@ -64,8 +64,8 @@ void MemoryRequestPort::send(const MemoryRequest& r, const sc_core::sc_time& whe
   Slot& slot = *free_.back();
   free_.pop_back();
   if (r.bytes > scratch_.size()) {  // payloads in flight point into scratch_: it never moves
-    throw ModelError(name(), fmt::format("request {} of {} bytes: at most {}", r.tag, r.bytes,
-                                         scratch_.size()));
+    throw ModelError(
+        name(), fmt::format("request {} of {} bytes: at most {}", r.tag, r.bytes, scratch_.size()));
   }
   slot.set_command(r.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   slot.set_address(r.address);
@@ -77,6 +77,7 @@ void MemoryRequestPort::send(const MemoryRequest& r, const sc_core::sc_time& whe
   slot.set_dmi_allowed(false);
   slot.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   slot.request.kind = r.kind;
+  slot.request.atomic = r.atomic;
   slot.request.warp = r.warp;
   slot.request.sectors = r.sectors;
   slot.request.sector_mask = r.sector_mask;

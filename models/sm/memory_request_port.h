@@ -35,10 +35,11 @@ struct MemoryRequest {
   uint64_t address = 0;
   uint32_t bytes = 0;
   AccessKind kind = AccessKind::Load;  // Load, Store or Atomic
+  AtomicOp atomic = AtomicOp::Add;     // kind Atomic: which one
   uint32_t warp = 0;
   uint32_t sectors = 0;
   uint32_t sector_mask = 0;  // 32-byte sectors from `address` that the request needs
-  uint64_t tag = 0;  // the SM's, handed back with the completion
+  uint64_t tag = 0;          // the SM's, handed back with the completion
 };
 
 struct MemoryCompletion {

@@ -4,10 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "models/common/config.h"
+#include "models/common/mem_packet.h"
 #include "models/common/stat_group.h"
 #include "models/common/stats_report.h"
 #include "platform/soc_platform.h"
@@ -41,13 +48,12 @@ SocRun run_on_soc(const App& app, const std::string& sm_model) {
   SocRun run;
   {
     platform::SocPlatform soc(config, root);
-    run.simulated_s = soc
-                          .run([&](host::HostBus& bus) {
-                            rt::Device runtime(bus);
-                            SocAppDevice device(runtime);
-                            run.result = app.run(device, small_size(app));
-                            run.stats = device.stats();
-                          })
+    run.simulated_s = soc.run([&](host::HostBus& bus) {
+                           rt::Device runtime(bus);
+                           SocAppDevice device(runtime);
+                           run.result = app.run(device, small_size(app));
+                           run.stats = device.stats();
+                         })
                           .to_seconds();
     run.statistics = stats_to_json(root).dump();
     // Host: 6 bindings; link: 3; GPU: BAR0/BAR1, 2 copy engines x 3, channels x 3, 2 SMs, and
@@ -93,6 +99,46 @@ TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
     EXPECT_EQ(first.stats.thread_instructions, core.stats().thread_instructions);
   }
   EXPECT_EQ(first.stats.ctas, core.stats().ctas);
+}
+
+// The value of the statistic named `name` anywhere in the statistics tree (-1: none).
+double find_stat(const nlohmann::json& node, const std::string& name) {
+  if (!node.is_object()) return -1;
+  for (const auto& [key, value] : node.items()) {
+    if (key == name && value.is_number()) return value.get<double>();
+    if (key == name && value.is_object() && value.contains("value")) return value["value"];
+    const double inside = find_stat(value, name);
+    if (inside >= 0) return inside;
+  }
+  return -1;
+}
+
+// The ROPs count each kind of global atomic the SMs send: with cycle-level SMs, the atomics app
+// makes the ROPs execute exactly the operations its PTX holds (atom.global.* and red.global.*,
+// read here from the PTX itself), each at least once, and no others.
+TEST(AppOnSocRop, CountsExactlyTheAtomicOperationsTheKernelUses) {
+  std::ifstream file(std::string(GPUSOC_KERNEL_DIR) + "/atomics.ptx");
+  std::stringstream ptx;
+  ptx << file.rdbuf();
+  std::set<std::string> used;
+  const std::string text = ptx.str();
+  const std::regex atomic(R"(\b(?:atom|red)\.global(?:\.(?:cta|gpu|sys))?\.([a-z]+)\.)");
+  for (std::sregex_iterator m(text.begin(), text.end(), atomic), end; m != end; ++m)
+    used.insert((*m)[1]);
+  ASSERT_GE(used.size(), 8u) << "atomics.ptx should use most operations";
+
+  const SocRun run = run_on_soc(*find_app("atomics"), "cycle");
+  ASSERT_TRUE(run.result.verified) << run.result.summary;
+  const nlohmann::json stats = nlohmann::json::parse(run.statistics);
+  double sum = 0;
+  for (const char* op : kAtomicOpNames) {
+    const double n = find_stat(stats, std::string("rop_") + op + "_operations");
+    ASSERT_GE(n, 0) << op << ": no statistic";
+    EXPECT_EQ(n > 0, used.count(op) == 1) << op << ": " << n << " operations";
+    sum += n;
+  }
+  EXPECT_EQ(sum, find_stat(stats, "rop_operations"));
+  EXPECT_GT(find_stat(stats, "rop_serialized"), 0) << "counters shared by a whole grid contend";
 }
 
 std::vector<std::string> app_names() {

@@ -155,6 +155,39 @@ TEST(L2Slice, AMultiSectorAtomicIsReadyWhenItsLastSectorIsDone) {
   EXPECT_EQ(h.rop().stats().operations, 3u);
 }
 
+TEST(L2Slice, TheRopCountsEachOperationAndItsContentionApart) {
+  L2Config c = small_config();
+  c.reply_queue = 8;
+  Harness h(c, mempart::RopConfig{1, 8});
+  h.accept(packet(1, 0x0, 0xF, MemOp::Write), 0);  // the line present: every atomic hits
+  auto atomic = [](uint64_t id, uint64_t address, uint32_t mask, AtomicOp op) {
+    MemPacket p = packet(id, address, mask, MemOp::Atomic);
+    p.atomic = op;
+    return p;
+  };
+  // The ROP issues in order, one operation a cycle, each done 8 cycles after it starts.
+  h.accept(atomic(2, 0x0, 0x1, AtomicOp::Cas), 0);   // lookup 2: sector 0 starts at 2, done 10
+  h.accept(atomic(3, 0x0, 0x3, AtomicOp::Add), 0);   // lookup 3: sector 0 waits for the CAS
+                                                     // (starts 10), sector 1 for the slot (11)
+  h.accept(atomic(4, 0x40, 0x1, AtomicOp::Xor), 0);  // lookup 4: the next slot, 12
+  h.run_until(100);
+  ASSERT_EQ(h.replies.size(), 4u);
+  const mempart::RopStats& r = h.rop().stats();
+  EXPECT_EQ(r.operations, 4u);
+  for (unsigned k = 0; k < kAtomicOps; ++k) {
+    const uint64_t expected = k == unsigned(AtomicOp::Add)   ? 2
+                              : k == unsigned(AtomicOp::Cas) ? 1
+                              : k == unsigned(AtomicOp::Xor) ? 1
+                                                             : 0;
+    EXPECT_EQ(r.operations_of[k], expected) << kAtomicOpNames[k];
+    EXPECT_EQ(r.serialized_of[k], k == unsigned(AtomicOp::Add) ? 1u : 0u) << kAtomicOpNames[k];
+  }
+  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Cas)], 0u);
+  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Add)], (10u - 3) + (11 - 3));
+  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Xor)], 12u - 4);
+  EXPECT_EQ(r.wait_cycles, 15u + 8);
+}
+
 TEST(L2Slice, WithoutCachePacketsPassToMemoryUnchangedAndReplyInMemorysOrder) {
   L2Config c = small_config();
   c.size_bytes = 0;
