@@ -99,7 +99,7 @@ bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
 uint64_t MemoryHierarchy::room_version(uint32_t port) const {
   if (port >= config_.ports) return 0;  // never room: can_offer() refuses it
   // Through the L2 a port's room is its crossbar input's, which grants free.
-  return through_l2() ? requests_->input_stats()[port].packets : part_steps_[refused_by_[port]];
+  return through_l2() ? requests_->granted(port) : part_steps_[refused_by_[port]];
 }
 
 void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cycle) {

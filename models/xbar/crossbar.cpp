@@ -68,8 +68,10 @@ struct Crossbar::Impl {
     }
   };
 
-  Impl(const CrossbarConfig& c, uint32_t in, uint32_t out, bool request, const std::string& p)
-      : config(c),
+  Impl(const CrossbarConfig& c, uint32_t in, uint32_t out, bool request, const std::string& p,
+       std::vector<uint64_t>& front)
+      : front_ready(front),
+        config(c),
         inputs(in),
         outputs(out),
         request_direction(request),
@@ -94,7 +96,7 @@ struct Crossbar::Impl {
         arrival_head(out, 0),
         arrival_count(out, 0),
         output_free_at(out, 0),
-        granted_flag(in, 0),
+        charge_from(in, 0),
         input_stats(in),
         output_stats(out) {
     for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
@@ -181,6 +183,8 @@ struct Crossbar::Impl {
     const Slot& s = slots[slot];
     input_free_at[i] = output_free_at[o] = cycle + s.cycles;
     const uint64_t ready = cycle + s.cycles - 1 + config.latency;
+    if (arrival_count[o] + 1 == config.output_buffer) settle_output(o, cycle);  // full from c + 1
+    if (arrival_count[o] == 0) front_ready[o] = ready;
     const uint32_t tail = (arrival_head[o] + arrival_count[o]++) % config.output_buffer;
     arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
     add_delivery({ready, o, s.bytes});
@@ -205,19 +209,32 @@ struct Crossbar::Impl {
     if (oldest[i] == kNil) active_inputs.erase(i);
   }
 
-  // Charges cycles [from, to] to every input whose oldest packet waited then, except cycle
-  // `to` for inputs granted in it; called before anything changes the outputs' fullness.
-  void account(uint64_t from, uint64_t to) {
-    for (uint32_t i : active_inputs.items) {
-      const uint32_t slot = oldest[i];
-      const uint64_t start = std::max(eligible(i, slot), from);
-      const uint64_t end = to - granted_flag[i];
-      const uint64_t waited = start > end ? 0 : end - start + 1;  // branch-free: often 0
+  // Waiting cycles are charged lazily: input i's head has been charged for every cycle before
+  // charge_from[i]; settle(i, to) charges it through `to`, to blocked or conflict cycles by its
+  // output's fullness now. That is exact as long as fullness does not change in between, so
+  // every change of an output's fullness first settles the inputs asking for it (settle_output),
+  // a grant first settles its input (and leaves out its grant cycle), and reading the statistics
+  // settles all. Cheaper than charging every waiting input at every grant cycle.
+  void settle(uint32_t i, uint64_t to) const {
+    const uint32_t slot = oldest[i];
+    if (slot != kNil) {
+      const uint64_t start = std::max(eligible(i, slot), charge_from[i]);
+      const uint64_t waited = start > to ? 0 : to - start + 1;
       const bool blocked = full(slots[slot].output);
       CrossbarPortStats& in = input_stats[i];
       in.blocked_cycles += blocked ? waited : 0;
       in.conflict_cycles += blocked ? 0 : waited;
     }
+    charge_from[i] = std::max(charge_from[i], to + 1);
+  }
+  // Settles, through `to`, the inputs with a packet for output o (an input's oldest packet is at
+  // the head of its queue for its output, so these are all whose oldest packet asks for o).
+  void settle_output(uint32_t o, uint64_t to) const {
+    for (uint32_t k = 0; k < requester_count[o]; ++k) settle(requesters[size_t(o) * inputs + k], to);
+  }
+  void settle_all() const {
+    if (now == 0) return;
+    for (uint32_t i : active_inputs.items) settle(i, now - 1);
   }
 
   void arbitrate(uint64_t cycle) {
@@ -231,12 +248,11 @@ struct Crossbar::Impl {
     }
     granted.clear();
     arbiter->match_requests(requests, granted);
-    for (const CrossbarRequest& g : granted) granted_flag[g.input] = 1;
-    account(now, cycle);
-    for (const CrossbarRequest& g : granted) {
-      granted_flag[g.input] = 0;
-      grant(g.input, g.output, cycle);
+    for (const CrossbarRequest& g : granted) {  // a granted input waits no more from `cycle`
+      if (cycle > 0) settle(g.input, cycle - 1);
+      charge_from[g.input] = std::max(charge_from[g.input], cycle + 1);
     }
+    for (const CrossbarRequest& g : granted) grant(g.input, g.output, cycle);
   }
 
   void advance(uint64_t until) {
@@ -248,7 +264,6 @@ struct Crossbar::Impl {
       now = next_grant + 1;
       recompute_next_grant();
     }
-    account(now, until);
     now = until + 1;
     while (delivery_count != 0 && deliveries[delivery_head].cycle <= until) {
       const Delivery& d = deliveries[delivery_head];
@@ -273,6 +288,7 @@ struct Crossbar::Impl {
     }
   }
 
+  std::vector<uint64_t>& front_ready;  // Crossbar::front_ready_, kept here
   const CrossbarConfig config;
   const uint32_t inputs, outputs;
   const bool request_direction;
@@ -317,10 +333,11 @@ struct Crossbar::Impl {
   std::vector<uint32_t> delivered;   // outputs, by the last advance()
 
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
-  std::vector<uint8_t> granted_flag;
+  mutable std::vector<uint64_t> charge_from;  // per input: settle()'s first uncharged cycle
   uint64_t now = 0;  // the first cycle not yet advanced through
   uint64_t next_grant = kNever;
-  std::vector<CrossbarPortStats> input_stats, output_stats;
+  mutable std::vector<CrossbarPortStats> input_stats;  // waiting cycles settled lazily
+  std::vector<CrossbarPortStats> output_stats;
 };
 
 Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs,
@@ -329,7 +346,8 @@ Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outpu
   if (inputs == 0 || outputs == 0) {
     throw ModelError(prefix, "a crossbar needs at least one input and one output");
   }
-  impl_ = std::make_unique<Impl>(config, inputs, outputs, request_direction, prefix);
+  front_ready_.assign(outputs, kNever);
+  impl_ = std::make_unique<Impl>(config, inputs, outputs, request_direction, prefix, front_ready_);
 }
 
 Crossbar::~Crossbar() = default;
@@ -359,10 +377,9 @@ void Crossbar::advance(uint64_t until) {
   impl_->advance(until);
 }
 
-bool Crossbar::ready(uint32_t output, uint64_t cycle) const {
-  impl_->check_output(output);
-  const Impl::Arrival* front = impl_->front(output);
-  return front != nullptr && front->ready <= cycle;
+void Crossbar::no_output(uint32_t output) const {
+  impl_->check_output(output);  // throws
+  throw ModelError(impl_->prefix, "output " + std::to_string(output) + " out of range");
 }
 
 const MemPacket& Crossbar::front(uint32_t output) const {
@@ -384,8 +401,10 @@ void Crossbar::pop(uint32_t output) {
                                    " before advance() delivered a packet there");
   }
   const bool was_full = x.full(output);
+  if (was_full && x.now > 0) x.settle_output(output, x.now - 1);  // not full from x.now
   x.arrival_head[output] = (x.arrival_head[output] + 1) % x.config.output_buffer;
   --x.arrival_count[output];
+  front_ready_[output] = x.arrival_count[output] == 0 ? kNever : x.front(output)->ready;
   if (was_full) x.next_grant = std::min(x.next_grant, x.grant_cycle(output));
 }
 
@@ -397,7 +416,11 @@ uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {
   return impl_->wire_bytes(packet);
 }
 const std::vector<CrossbarPortStats>& Crossbar::input_stats() const {
+  impl_->settle_all();
   return impl_->input_stats;
+}
+uint64_t Crossbar::granted(uint32_t input) const {
+  return impl_->input_stats[input].packets;
 }
 const std::vector<CrossbarPortStats>& Crossbar::output_stats() const {
   return impl_->output_stats;

@@ -99,6 +99,8 @@ class Crossbar {
   Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs, bool request_direction,
            const std::string& prefix = "xbar");
   ~Crossbar();
+  Crossbar(const Crossbar&) = delete;  // its state refers to front_ready_
+  Crossbar& operator=(const Crossbar&) = delete;
 
   bool can_accept(uint32_t input) const;
   /// ModelError when the input is full or an index is out of range.
@@ -107,8 +109,12 @@ class Crossbar {
   /// Grants and deliveries for every cycle up to and including `until`, in cycle order.
   void advance(uint64_t until);
 
-  /// The output's oldest delivered packet, if one is ready by `cycle`.
-  bool ready(uint32_t output, uint64_t cycle) const;
+  /// The output's oldest delivered packet, if one is ready by `cycle`. Inline: receivers ask
+  /// often.
+  bool ready(uint32_t output, uint64_t cycle) const {
+    if (output >= front_ready_.size()) no_output(output);
+    return front_ready_[output] <= cycle;
+  }
   const MemPacket& front(uint32_t output) const;
   /// ModelError unless advance() has gone through the front packet's ready cycle.
   void pop(uint32_t output);
@@ -118,11 +124,15 @@ class Crossbar {
 
   uint32_t wire_bytes(const MemPacket& packet) const;
   const std::vector<CrossbarPortStats>& input_stats() const;
+  /// input_stats()[input].packets, without bringing the waiting cycles up to date first.
+  uint64_t granted(uint32_t input) const;
   const std::vector<CrossbarPortStats>& output_stats() const;
 
  private:
+  [[noreturn]] void no_output(uint32_t output) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::vector<uint64_t> front_ready_;  // per output: its oldest packet's ready cycle, or kNever
 };
 
 }  // namespace gpusoc::xbar
