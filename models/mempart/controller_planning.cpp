@@ -61,7 +61,7 @@ void MemoryController::choose(const Queue& q, uint32_t bank) const {
   const uint32_t* queued = q.queued_of(bank);
   for (uint32_t k = 0; k < c.queued; ++k) {
     const Slot& s = q.slots[queued[k]];
-    const uint8_t urgency = scheduler_->urgency(b.open & (b.row == s.request.row), s.bypassed);
+    const uint8_t urgency = s.urgency[b.open & (b.row == s.request.row)];
     const uint64_t key = uint64_t(urgency) << 56 | s.seq << bank_bits_ | bank;
     const bool better = key < best_key;
     best_key = better ? key : best_key;
@@ -130,8 +130,10 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
     least = v < least ? v : least;
   }
   const uint64_t at_best = uint64_t(least >> 64);
-  const uint32_t bank_best = uint32_t(uint64_t(least) & bank_mask_);
-  if (at_best < best.cycle) offer(q, bank_best, false, best);
+  if (at_best < best.cycle) {
+    const uint64_t key = uint64_t(least);
+    make_plan(q, uint32_t(key & bank_mask_), at_best, key + 1, best);
+  }
   return best;
 }
 
@@ -144,11 +146,18 @@ void MemoryController::offer(const Queue& q, uint32_t bank, bool owed, Plan& bes
   const uint64_t at = std::max({q.own[bank], channel_.shared_table()[q.shared[bank]], best.now});
   const uint64_t key = q.key[bank] + 1;
   if (at > best.cycle || (at == best.cycle && key >= best.key)) return;
+  if (owed && refresh_holds(q.slots[uint32_t(c.slot)].request, best.now)) return;
+  make_plan(q, bank, at, key, best);
+}
+
+// Makes the candidate of `bank` in q, going at `at`, the plan.
+void MemoryController::make_plan(const Queue& q, uint32_t bank, uint64_t at, uint64_t key,
+                                 Plan& plan) const {
+  const Candidate& c = q.candidates[bank];
   const MemRequest& r = q.slots[uint32_t(c.slot)].request;
-  if (owed && refresh_holds(r, best.now)) return;
-  best.cycle = at, best.key = key;
-  best.command = DramCommand{c.kind, r.rank, r.bank_group, r.bank, r.row, r.column, at};
-  best.refresh = false, best.write = r.write, best.slot = uint32_t(c.slot);
+  plan.cycle = at, plan.key = key;
+  plan.command = DramCommand{c.kind, r.rank, r.bank_group, r.bank, r.row, r.column, at};
+  plan.refresh = false, plan.write = r.write, plan.slot = uint32_t(c.slot);
 }
 
 }  // namespace gpusoc::mempart

@@ -143,6 +143,7 @@ void MemoryController::enqueue(const MemRequest& request) {
   s.seq = next_seq_++;
   s.bank = uint32_t(bank_index(request.rank, request.bank_group, request.bank));
   s.bypassed = 0;
+  take_urgencies(s);
   s.outcome = kHit;
   Candidate& c = q.candidates[s.bank];
   q.queued_of(s.bank)[c.queued++] = index;
@@ -177,10 +178,6 @@ void MemoryController::run_until(uint64_t until, std::vector<MemCompletion>& don
     in_flight_head_ = 0;
   }
   passed(until);
-}
-
-bool MemoryController::serving_writes() const {
-  return writes_.size != 0 && (draining_ || reads_.size == 0);
 }
 
 // Whether a queued request other than s wants s's row.
@@ -266,7 +263,10 @@ void MemoryController::serve(Queue& q, uint32_t index, DramCommand& c, uint64_t 
   uint32_t* const end = queued + count;
   uint32_t* const at = std::find(queued, end, index);
   if (s.outcome == kHit) {
-    for (uint32_t* it = queued; it != at; ++it) ++q.slots[*it].bypassed;
+    for (uint32_t* it = queued; it != at; ++it) {
+      ++q.slots[*it].bypassed;
+      take_urgencies(q.slots[*it]);
+    }
   }
   std::copy(at + 1, end, at);
   --count;

@@ -124,6 +124,9 @@ class MemoryController {
     uint64_t seq = 0;            // arrival order
     uint32_t bank = 0;           // bank_index() of the request
     uint32_t bypassed = 0;       // younger row hits to its bank served before it
+    // The scheduler's class were its bank to hold its row open ([1]) or not ([0]), taken when
+    // it arrives and again when it is bypassed, so that planning makes no calls for it.
+    uint8_t urgency[2] = {};
     uint8_t outcome = 0;         // what its bank needed so far (Outcome bits)
   };
   // Per queue and bank: the requests to it and the one that speaks for it, chosen again only
@@ -192,10 +195,15 @@ class MemoryController {
   Plan plan_at(uint64_t now) const;
   void choose(const Queue& q, uint32_t bank) const;
   void offer(const Queue& q, uint32_t bank, bool owed, Plan& best) const;
+  void make_plan(const Queue& q, uint32_t bank, uint64_t at, uint64_t key, Plan& plan) const;
   void touched(uint32_t bank);
   bool refresh_owed(uint64_t now) const;
   bool refresh_holds(const MemRequest& r, uint64_t now) const;
-  bool serving_writes() const;
+  bool serving_writes() const { return writes_.size != 0 && (draining_ || reads_.size == 0); }
+  void take_urgencies(Slot& s) const {
+    s.urgency[0] = scheduler_->urgency(false, s.bypassed);
+    s.urgency[1] = scheduler_->urgency(true, s.bypassed);
+  }
   void issue(const Plan& plan);
   void serve(Queue& q, uint32_t slot, DramCommand& c, uint64_t data_end);
   bool row_wanted(const Slot& s) const;
