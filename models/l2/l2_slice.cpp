@@ -132,16 +132,6 @@ void L2Slice::accept(const MemPacket& packet, uint64_t cycle) {
   s.input.push_back({packet, cycle});
 }
 
-void L2Slice::prefetch(uint64_t address) const {
-  const Impl& s = *impl_;
-  if (!s.cache) return;
-  const size_t base = size_t(s.set_of(address & s.line_mask)) * s.ways;
-  for (uint32_t w = 0; w < s.ways; w += 8) __builtin_prefetch(&s.tag[base + w]);  // 64-byte lines
-  __builtin_prefetch(&s.valid[base]);
-  __builtin_prefetch(&s.pending[base]);
-  s.policy->prefetch(uint32_t(base / s.ways));
-}
-
 uint64_t L2Slice::next_event() const {
   const Impl& s = *impl_;
   if (s.news) return s.now;

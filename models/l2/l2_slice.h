@@ -90,8 +90,6 @@ class ReplacementPolicy {
   virtual void inserted(uint32_t set, uint32_t way) { touched(set, way); }
   /// A victim among the ways whose `candidate` flag is set (at least one is). Deterministic.
   virtual uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) = 0;
-  /// A hint, with no effect on the model: `set` will be looked at soon (L2Slice::prefetch).
-  virtual void prefetch(uint32_t /*set*/) const {}
 };
 /// ConfigError for an unknown name, naming the known ones.
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name,
@@ -120,10 +118,6 @@ class L2Slice {
 
   bool can_accept() const;
   void accept(const MemPacket& packet, uint64_t cycle);
-  /// A hint, with no effect on the model: a packet for `address` is on its way. Starts bringing
-  /// its set's tags and state into the host's caches, so that the lookup, when it comes, does not
-  /// wait on them one after another (random traffic over a large L2 misses them).
-  void prefetch(uint64_t address) const;
   uint64_t next_event() const;
   /// Everything due at cycles <= until, in cycle order.
   void advance(uint64_t until);

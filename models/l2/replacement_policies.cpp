@@ -38,9 +38,6 @@ class StampPolicy final : public ReplacementPolicy {
   uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) override {
     return oldest(&stamp_[size_t(set) * ways_], candidate);
   }
-  void prefetch(uint32_t set) const override {
-    for (uint32_t w = 0; w < ways_; w += 8) __builtin_prefetch(&stamp_[size_t(set) * ways_ + w]);
-  }
 
  private:
   void stamp(uint32_t set, uint32_t way) { stamp_[size_t(set) * ways_ + way] = ++clock_; }

@@ -121,7 +121,6 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
   p.source = uint16_t(port);
   ++in_flight_;
   if (through_l2()) {
-    slices_[partition]->prefetch(p.address);  // a hint for the host's caches only
     requests_->push(port, partition, p, std::max(cycle, now_));
   } else {
     catch_up(partition);
