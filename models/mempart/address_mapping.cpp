@@ -134,7 +134,7 @@ uint64_t AddressMapping::row_hash(uint32_t row) const {
   return hash;
 }
 
-DramLocation AddressMapping::map(uint64_t address) const {
+DramLocation AddressMapping::compute(uint64_t address) const {
   const uint64_t offset = address - config_.base;
   const uint64_t inside = offset & ((uint64_t(1) << interleave_shift_) - 1);
   const uint64_t chunk = offset >> interleave_shift_;

@@ -53,8 +53,15 @@ class AddressMapping {
   /// ConfigError on a problem, naming `prefix`.key.
   explicit AddressMapping(const AddressMappingConfig& config,
                           const std::string& prefix = "memory.mapping");
-  /// Addresses past the capacity wrap around it (the row is masked).
-  DramLocation map(uint64_t address) const;
+  /// Addresses past the capacity wrap around it (the row is masked). The last answer is kept:
+  /// whoever routes a packet to its partition and the partition splitting it into bursts ask
+  /// for the same address in a row.
+  DramLocation map(uint64_t address) const {
+    if (address != last_address_ || !has_last_) {
+      last_address_ = address, last_ = compute(address), has_last_ = true;
+    }
+    return last_;
+  }
   /// The address map() sends to `where` (column offset 0): the two are inverse, for tests and
   /// for trace generators that aim at a bank. ModelError when a field is out of range.
   uint64_t address_of(const DramLocation& where) const;
@@ -72,6 +79,7 @@ class AddressMapping {
   // XOR-fold of the row, `hash_bits_` wide: bank bits low, then bank group, channel, and the
   // partition rotation (see address_mapping.cpp for why one fold and not one per field).
   uint64_t row_hash(uint32_t row) const;
+  DramLocation compute(uint64_t address) const;
 
   AddressMappingConfig config_;
   // Resolved shifts and masks, built once.
@@ -83,6 +91,9 @@ class AddressMapping {
   unsigned hash_bits_ = 0;  // width of the fold; 0: no hashing
   uint64_t hash_mask_ = 0;
   unsigned group_hash_shift_ = 0, channel_hash_shift_ = 0, partition_hash_shift_ = 0;
+  mutable bool has_last_ = false;  // map()'s last question and answer
+  mutable uint64_t last_address_ = 0;
+  mutable DramLocation last_;
 };
 
 }  // namespace gpusoc::mempart

@@ -78,19 +78,9 @@ MemPacket MemoryHierarchy::line_packet(uint64_t next, uint64_t end, uint64_t& st
   return packet;
 }
 
-// can_offer() and offer() ask for the same address in a row: map it once.
-uint32_t MemoryHierarchy::partition_of(uint64_t address) const {
-  if (!routed_valid_ || address != routed_address_) {
-    routed_valid_ = true;
-    routed_address_ = address;
-    routed_partition_ = mapping_->map(address).partition;
-  }
-  return routed_partition_;
-}
-
 bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
   if (through_l2()) return requests_->can_accept(port);
-  const uint32_t partition = partition_of(packet.address);
+  const uint32_t partition = mapping_->map(packet.address).partition;
   if (partitions_[partition]->can_accept(packet)) return true;
   if (port < refused_by_.size()) refused_by_[port] = partition;
   return false;
@@ -113,7 +103,7 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
                                  "more than one {}-byte line",
                                  packet.address, packet.sector_mask, line_bytes_));
   // can_offer(), without mapping the address twice (a partition checks its own room).
-  const uint32_t partition = partition_of(packet.address);
+  const uint32_t partition = mapping_->map(packet.address).partition;
   if (through_l2() && !requests_->can_accept(port))
     throw ModelError("memory hierarchy",
                      fmt::format("port {} offered a packet it cannot take", port));

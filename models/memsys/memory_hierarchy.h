@@ -116,7 +116,6 @@ class MemoryHierarchy {
   void stale(uint32_t part, uint8_t what) const;
   void list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed, uint32_t part);
   void refresh_next() const;
-  uint32_t partition_of(uint64_t address) const;
   /// The first hierarchy cycle whose DRAM cycle reaches `dram`.
   uint64_t cycle_of_dram(uint64_t dram) const;
 
@@ -154,10 +153,6 @@ class MemoryHierarchy {
   // that last refused it.
   std::vector<uint64_t> part_steps_;
   mutable std::vector<uint32_t> refused_by_;
-  // partition_of()'s last answer.
-  mutable bool routed_valid_ = false;
-  mutable uint64_t routed_address_ = 0;
-  mutable uint32_t routed_partition_ = 0;
 };
 
 }  // namespace gpusoc::memsys
