@@ -113,7 +113,7 @@ class DramChannel {
   std::vector<Bank> banks_;    // rank-major, then bank group, then bank
   std::vector<Group> groups_;  // rank-major
   std::vector<Rank> ranks_;
-  uint64_t bus_free_ = 0;  // the end of the last burst on the data bus
+  uint64_t bus_free_ = 0;         // the end of the last burst on the data bus
   std::vector<uint64_t> shared_;  // shared_ready(), by shared_index()
   // Derived once from timing_, in tCK.
   uint32_t burst_ = 0, ccd_s_ = 0, ccd_l_ = 0, rd_to_wr_ = 0, wr_to_rd_s_ = 0, wr_to_rd_l_ = 0,

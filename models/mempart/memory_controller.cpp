@@ -80,9 +80,10 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
   const size_t banks = size_t(timing.ranks) * banks_per_rank_;
   while ((size_t(1) << bank_bits_) < banks) ++bank_bits_;
   if (bank_bits_ > 16) {  // keys keep 40 bits of arrival order at least
-    throw ConfigError(fmt::format("{}: {} has {} banks per channel; a controller serves at most "
-                                  "65536",
-                                  prefix, timing.name, banks));
+    throw ConfigError(
+        fmt::format("{}: {} has {} banks per channel; a controller serves at most "
+                    "65536",
+                    prefix, timing.name, banks));
   }
   bank_mask_ = (uint64_t(1) << bank_bits_) - 1;
   reads_.capacity = config.read_queue;

@@ -121,13 +121,13 @@ class MemoryController {
  private:
   struct Slot {  // a queued request
     MemRequest request;
-    uint64_t seq = 0;            // arrival order
-    uint32_t bank = 0;           // bank_index() of the request
-    uint32_t bypassed = 0;       // younger row hits to its bank served before it
+    uint64_t seq = 0;       // arrival order
+    uint32_t bank = 0;      // bank_index() of the request
+    uint32_t bypassed = 0;  // younger row hits to its bank served before it
     // The scheduler's class were its bank to hold its row open ([1]) or not ([0]), taken when
     // it arrives and again when it is bypassed, so that planning makes no calls for it.
     uint8_t urgency[2] = {};
-    uint8_t outcome = 0;         // what its bank needed so far (Outcome bits)
+    uint8_t outcome = 0;  // what its bank needed so far (Outcome bits)
   };
   // Per queue and bank: the requests to it and the one that speaks for it, chosen again only
   // when a command to the bank or an arrival for it changed them (incremental planning).
@@ -154,9 +154,9 @@ class MemoryController {
     void mark_stale(uint32_t bank) const { stale[bank >> 6] |= uint64_t(1) << (bank & 63); }
     void clear_stale(uint32_t bank) const { stale[bank >> 6] &= ~(uint64_t(1) << (bank & 63)); }
     // What planning scans, per bank (apart, so that the scan is a tight loop): the candidate's
-    // key ((urgency, seq, bank), the least the most urgent; ~0 for none), the earliest cycle of its next
-    // command by its bank's own constraints and its arrival (kNever for none), and the entry of
-    // DramChannel::shared_table() that holds the rest.
+    // key ((urgency, seq, bank), the least the most urgent; ~0 for none), the earliest cycle of its
+    // next command by its bank's own constraints and its arrival (kNever for none), and the entry
+    // of DramChannel::shared_table() that holds the rest.
     mutable std::vector<uint64_t> key, own;
     mutable std::vector<uint32_t> shared;
   };
@@ -219,7 +219,7 @@ class MemoryController {
   uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
   Queue reads_, writes_;
   std::vector<uint64_t> stale_words_;  // Queue::stale of reads_, then of writes_
-  bool draining_ = false;  // writes are served until the write queue falls to write_low
+  bool draining_ = false;              // writes are served until the write queue falls to write_low
   std::vector<Refresh> refresh_;
   uint64_t refresh_due_ = kNever;  // the least Refresh::due: planning's fast test for refresh
   uint64_t now_ = 0;  // the first cycle a command may still issue at (one command per cycle)

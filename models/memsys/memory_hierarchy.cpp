@@ -268,8 +268,7 @@ void MemoryHierarchy::slice_in(uint32_t s, uint64_t cycle) {
 }
 
 // The partition at this step: the slice's packets in (while `to_memory`), then its commands.
-void MemoryHierarchy::advance_partition(uint32_t s, uint64_t cycle, uint64_t dram,
-                                        bool to_memory) {
+void MemoryHierarchy::advance_partition(uint32_t s, uint64_t cycle, uint64_t dram, bool to_memory) {
   l2::L2Slice& slice = *slices_[s];
   mempart::MemoryPartition& partition = *partitions_[s];
   catch_up(s);

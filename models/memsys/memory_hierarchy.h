@@ -121,7 +121,7 @@ class MemoryHierarchy {
 
   HierarchyConfig config_;
   double cycle_ps_ = 0;
-  double dram_per_cycle_ = 1;  // DRAM cycles per hierarchy cycle
+  double dram_per_cycle_ = 1;   // DRAM cycles per hierarchy cycle
   double cycles_per_dram_ = 1;  // its inverse, for cycle_of_dram()'s first guess
   uint32_t line_bytes_ = 128;
   std::unique_ptr<mempart::AddressMapping> mapping_;
@@ -140,7 +140,7 @@ class MemoryHierarchy {
   std::vector<uint64_t> advanced_, slice_advanced_;
   // Per part: its next event, its partition's and its slice's (hierarchy cycles).
   mutable std::vector<uint64_t> next_, partition_next_, slice_next_;
-  std::vector<uint8_t> slice_work_;  // this step: the part's slice has something to do
+  std::vector<uint8_t> slice_work_;        // this step: the part's slice has something to do
   mutable std::vector<uint32_t> stale_;    // parts whose next_ is to be taken again
   mutable std::vector<uint8_t> is_stale_;  // what of them: kSliceStale, kPartitionStale
   IndexBits visits_;  // this step's, taken in part order (as if every step visited all)

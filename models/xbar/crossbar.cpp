@@ -230,7 +230,8 @@ struct Crossbar::Impl {
   // Settles, through `to`, the inputs with a packet for output o (an input's oldest packet is at
   // the head of its queue for its output, so these are all whose oldest packet asks for o).
   void settle_output(uint32_t o, uint64_t to) const {
-    for (uint32_t k = 0; k < requester_count[o]; ++k) settle(requesters[size_t(o) * inputs + k], to);
+    for (uint32_t k = 0; k < requester_count[o]; ++k)
+      settle(requesters[size_t(o) * inputs + k], to);
   }
   void settle_all() const {
     if (now == 0) return;
@@ -330,11 +331,11 @@ struct Crossbar::Impl {
     }
     deliveries[at] = d;
   }
-  std::vector<uint32_t> delivered;   // outputs, by the last advance()
+  std::vector<uint32_t> delivered;  // outputs, by the last advance()
 
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
-  mutable std::vector<uint64_t> charge_from;  // per input: settle()'s first uncharged cycle
-  uint64_t now = 0;  // the first cycle not yet advanced through
+  mutable std::vector<uint64_t> charge_from;       // per input: settle()'s first uncharged cycle
+  uint64_t now = 0;                                // the first cycle not yet advanced through
   uint64_t next_grant = kNever;
   mutable std::vector<CrossbarPortStats> input_stats;  // waiting cycles settled lazily
   std::vector<CrossbarPortStats> output_stats;
