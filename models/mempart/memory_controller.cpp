@@ -81,8 +81,8 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
   while ((size_t(1) << bank_bits_) < banks) ++bank_bits_;
   if (bank_bits_ > 16) {  // keys keep 40 bits of arrival order at least
     throw ConfigError(
-        fmt::format("{}: {} has {} banks per channel; a controller serves at most "
-                    "65536",
+        fmt::format("{}: {} has {} banks per channel, more than the 65536 a "
+                    "controller serves",
                     prefix, timing.name, banks));
   }
   bank_mask_ = (uint64_t(1) << bank_bits_) - 1;

@@ -250,6 +250,20 @@ TEST(MemoryController, ProblemsNameTheKey) {
   EXPECT_THROW(MemoryController(dram_preset("GDDR5"), bad), ConfigError);
   EXPECT_THROW(make_dram_scheduler("x", 4), ConfigError);
   EXPECT_STREQ(make_dram_scheduler("fcfs", 4)->name(), "fcfs");
+  // Planning packs a bank's index into its candidates' keys: at most 65536 banks per channel.
+  DramTiming huge = dram_preset("DDR4");
+  huge.ranks = 64;
+  huge.bank_groups = 64;
+  huge.banks_per_group = 32;
+  ASSERT_EQ(huge.problem(), "");
+  try {
+    MemoryController mc(huge, ControllerConfig{}, "memory.mc");
+    FAIL() << "131072 banks accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "memory.mc: " + huge.name +
+                                         " has 131072 banks per channel, more than the 65536 a "
+                                         "controller serves");
+  }
 }
 
 TEST(MemoryController, RejectsRequestsOutsideTheDeviceAndBeyondTheQueue) {
