@@ -151,25 +151,28 @@ bool CycleSm::issue_cycle() {
       }
     };
     // Most cycles of a busy SM find no warp of the block due, or one: settle those without
-    // asking the scheduler for an order (when its order holds every warp).
+    // asking the scheduler for an order (when its order holds every warp). One pass counts the
+    // due warps and notes the others' stalls, which is all those cases need.
     unsigned due = 0;
     uint32_t lone = 0;
     for (uint32_t s : block.live) {
-      if (slots_[s].ready_at <= cycle_) {
+      const WarpSlot& slot = slots_[s];
+      if (slot.ready_at <= cycle_) {
         ++due;
         lone = s;
+      } else {
+        note(slot);
       }
     }
     if (due == 0) {
-      for (uint32_t s : block.live) note(slots_[s]);
       block.stall = worst;
       continue;
     }
     if (due == 1 && block.scheduler->orders_every_warp()) {
       block.order.assign(1, lone);
-      for (uint32_t s : block.live)
-        if (s != lone) note(slots_[s]);
     } else {
+      worst = Stall::NoWarp;  // noted again below, for the warps the order tries
+      block.charged_kernel = nullptr;
       block.scheduler->order(block.live, block.order);
     }
     bool issued = false;
