@@ -9,8 +9,8 @@
 
 namespace gpusoc::sm {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
                  StatGroup& stats_parent)
@@ -24,13 +24,17 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       constant_(config.constant),
       stats_(stats_parent, basename(), config.warp_slots) {
   if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS))
-    throw ModelError(sc_module::name(), "the cycle-level SM needs a SystemC time resolution of 1 ps");
+    throw ModelError(sc_module::name(),
+                     "the cycle-level SM needs a SystemC time resolution of 1 ps");
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
   slots_.resize(config.warp_slots);
   for (uint32_t b = 0; b < config.processing_blocks; ++b) {
     blocks_.push_back(Block{make_warp_scheduler(config.scheduler, config.scheduler_options),
-                            ExecutionUnits(config.units), {}, {}, Stall::NoWarp});
+                            ExecutionUnits(config.units),
+                            {},
+                            {},
+                            Stall::NoWarp});
   }
   SC_HAS_PROCESS(CycleSm);
   SC_THREAD(run);
@@ -43,7 +47,9 @@ uint64_t CycleSm::now_cycle() const {
   return (ps + cycle_ps_ - 1) / cycle_ps_;
 }
 
-sc_time CycleSm::time_of(uint64_t cycle) const { return sc_time(double(cycle * cycle_ps_), SC_PS); }
+sc_time CycleSm::time_of(uint64_t cycle) const {
+  return sc_time(double(cycle * cycle_ps_), SC_PS);
+}
 
 void CycleSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
   arriving_.push_back({&grid, ctaid, now_cycle()});
@@ -104,6 +110,7 @@ bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
     Block& block = blocks_[s % blocks_.size()];
     block.live.insert(std::upper_bound(block.live.begin(), block.live.end(), s), s);
     block.scheduler->warp_added(s, warps_placed_++);
+    unsettle(s);
   }
   cta->live_warps = warps;
   resident_warps_ += warps;
@@ -139,6 +146,7 @@ void CycleSm::finish_warp(uint32_t s) {
   Block& block = blocks_[s % blocks_.size()];
   block.live.erase(std::find(block.live.begin(), block.live.end(), s));
   block.scheduler->warp_removed(s);
+  unsettle(s);
   slot.cta = nullptr;
   slot.scoreboard.clear();
   --resident_warps_;
@@ -158,6 +166,7 @@ void CycleSm::warp_done(uint32_t s) {
   slot.draining = true;
   slot.ready_at = kNever;
   slot.stall = Stall::Memory;
+  unsettle(s);
 }
 
 void CycleSm::release_slots(ResidentCta& cta) {
@@ -215,8 +224,13 @@ CycleSm::ResidentKernel& CycleSm::resident_kernel(CycleStats* kernel) {
 
 uint64_t CycleSm::next_wake() const {
   uint64_t next = kNever;
-  for (const Block& b : blocks_)
+  for (const Block& b : blocks_) {
+    if (b.settled && b.settled_until > cycle_) {
+      next = std::min(next, b.settled_until);
+      continue;
+    }
     for (uint32_t s : b.live) next = std::min(next, slots_[s].ready_at);
+  }
   if (!due_.empty()) next = std::min(next, due_.top().cycle);
   for (const auto& cta : resident_) next = std::min(next, cta->done_cycle);
   if (!arriving_.empty()) next = std::min(next, cycle_ + 1);
@@ -238,9 +252,12 @@ void CycleSm::advance_to(uint64_t target) {
       k.stats->occupancy.sample(k.warps, n);
     }
     for (const Block& b : blocks_) {
-      static constexpr Counter CycleStats::*kReasons[] = {
-          nullptr, &CycleStats::stall_pipeline, &CycleStats::stall_dependency,
-          &CycleStats::stall_memory, &CycleStats::stall_barrier, &CycleStats::stall_no_warp};
+      static constexpr Counter CycleStats::*kReasons[] = {nullptr,
+                                                          &CycleStats::stall_pipeline,
+                                                          &CycleStats::stall_dependency,
+                                                          &CycleStats::stall_memory,
+                                                          &CycleStats::stall_barrier,
+                                                          &CycleStats::stall_no_warp};
       // A block's slot goes to the kernel that issued or is blamed for the stall; one no warp can
       // be blamed for goes to the kernel resident longest. (Stall::None: the block issued this
       // cycle; n > 1 only when no block did.)

@@ -89,6 +89,13 @@ class CycleSm : public sc_core::sc_module,
     std::vector<uint32_t> order;           // scratch for the scheduler
     Stall stall = Stall::NoWarp;           // why the block did not issue this cycle
     CycleStats* charged_kernel = nullptr;  // the kernel charged with this cycle's slot
+    // A block none of whose warps is due keeps its stall and charged kernel until one of its
+    // warps changes (unsettle()) or `settled_until`, its warps' earliest ready_at: an SM woken
+    // for a reply elsewhere then skips the block without looking at its warps.
+    bool settled = false;
+    uint64_t settled_until = 0;
+    Stall settled_stall = Stall::NoWarp;
+    CycleStats* settled_kernel = nullptr;
   };
   struct ResidentKernel {
     CycleStats* stats;
@@ -162,6 +169,9 @@ class CycleSm : public sc_core::sc_module,
   void on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind, const uint64_t* addresses,
                       ptx::LaneMask lanes, unsigned bytes) override;
   void queue_lines(LineKind kind, uint32_t access_id, AtomicOp atomic = AtomicOp::Add);
+  // Warp slot s changed (ready_at, stall, its CTA, or its block's live warps): its block's
+  // settled stall no longer holds.
+  void unsettle(uint32_t s) { blocks_[s % blocks_.size()].settled = false; }
   uint32_t new_access(uint32_t slot);
   uint32_t issuing_access();  // the access of the instruction being issued, made on first use
   void part_done(uint32_t access_id, uint64_t cycle);

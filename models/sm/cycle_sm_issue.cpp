@@ -40,7 +40,7 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   const uint64_t ready = slot.scoreboard.ready_cycle(regs.regs, regs.count(), cycle_);
   if (ready > cycle_) {
     slot.stall = slot.scoreboard.waits_on_memory(regs.regs, regs.count()) ? Stall::Memory
-                                                                            : Stall::Dependency;
+                                                                          : Stall::Dependency;
     slot.ready_at = ready == Scoreboard::kUnknown ? kNever : ready;
     return false;
   }
@@ -128,6 +128,7 @@ void CycleSm::wake_released(ResidentCta& cta) {
     slot.hold_until = std::max(slot.hold_until, cycle_ + std::max(1u, config_.barrier_cycles));
     slot.ready_at = slot.hold_until;
     slot.stall = Stall::None;
+    unsettle(cta.slots[w]);
     update_long_wait(cta.slots[w]);
   }
 }
@@ -140,6 +141,12 @@ bool CycleSm::issue_cycle() {
       block.charged_kernel = nullptr;
       continue;
     }
+    if (block.settled && cycle_ < block.settled_until) {
+      block.stall = block.settled_stall;
+      block.charged_kernel = block.settled_kernel;
+      continue;
+    }
+    block.settled = false;
     // A block that cannot issue reports the stall nearest to issuing (Stall's order); warps
     // that only wait for their own last issue or their start leave it at "no eligible warp".
     Stall worst = Stall::NoWarp;
@@ -155,6 +162,7 @@ bool CycleSm::issue_cycle() {
     // due warps and notes the others' stalls, which is all those cases need.
     unsigned due = 0;
     uint32_t lone = 0;
+    uint64_t earliest = kNever;
     for (uint32_t s : block.live) {
       const WarpSlot& slot = slots_[s];
       if (slot.ready_at <= cycle_) {
@@ -162,10 +170,15 @@ bool CycleSm::issue_cycle() {
         lone = s;
       } else {
         note(slot);
+        earliest = std::min(earliest, slot.ready_at);
       }
     }
     if (due == 0) {
       block.stall = worst;
+      block.settled = true;
+      block.settled_until = earliest;
+      block.settled_stall = worst;
+      block.settled_kernel = block.charged_kernel;
       continue;
     }
     if (due == 1 && block.scheduler->orders_every_warp()) {
@@ -177,7 +190,7 @@ bool CycleSm::issue_cycle() {
     }
     bool issued = false;
     for (uint32_t s : block.order) {
-      if (!slots_[s].cta) continue;  // a fault freed it during this cycle
+      if (!slots_[s].cta) continue;                // a fault freed it during this cycle
       CycleStats* kernel = slots_[s].cta->kernel;  // try_issue may free the slot
       if (try_issue(block, s)) {
         issued = true;

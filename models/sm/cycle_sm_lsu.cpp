@@ -67,6 +67,7 @@ void CycleSm::part_done(uint32_t id, uint64_t cycle) {
     } else {
       slot.scoreboard.complete(id, a.ready);
       slot.ready_at = std::min(slot.ready_at, std::max({a.ready, cycle_, slot.hold_until}));
+      unsettle(a.slot);
       update_long_wait(a.slot);
     }
   }
@@ -224,8 +225,10 @@ void CycleSm::lsu_cycle() {
   if (!lsu_waiters_.empty() && lsu_has_room()) {  // warps held back for room may go again
     for (uint32_t s : lsu_waiters_) {
       WarpSlot& slot = slots_[s];
-      if (slot.cta && slot.ready_at == kNever && slot.stall == Stall::Pipeline)
+      if (slot.cta && slot.ready_at == kNever && slot.stall == Stall::Pipeline) {
         slot.ready_at = std::max(cycle_ + 1, slot.hold_until);
+        unsettle(s);
+      }
     }
     lsu_waiters_.clear();
   }
