@@ -73,15 +73,12 @@ void MemoryController::choose(const Queue& q, uint32_t bank) const {
     q.own[bank] = kNever;
     return;
   }
-  // Its next command: ACT to a closed bank, PRE to another row, else its column command; and
-  // when the bank's own constraints let it go (bank_ready(), whose kNever cases cannot arise).
+  // Its next command (ACT to a closed bank, PRE to another row, else its column command) and
+  // when the bank's own constraints let it go.
   const MemRequest& r = q.slots[uint32_t(best)].request;
   const bool hit = b.open & (b.row == r.row);
-  uint64_t ready = r.write ? b.next_wr : b.next_rd;  // selections, not branches
-  ready = hit ? ready : std::max(b.refresh_end, b.next_pre);
-  ready = b.open ? ready : b.next_act;
   c.kind = !b.open ? K::Activate : !hit ? K::Precharge : r.write ? K::Write : K::Read;
-  q.own[bank] = std::max(ready, r.arrival);
+  q.own[bank] = std::max(DramChannel::next_command_ready(b, r.row, r.write), r.arrival);
   q.shared[bank] = channel_.shared_index(c.kind, r.rank, r.bank_group);
 }
 

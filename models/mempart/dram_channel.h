@@ -86,6 +86,14 @@ class DramChannel {
   /// Unchecked, by flat bank index (rank-major, then bank group, then bank): the controller's
   /// hot path.
   const Bank& bank_at(size_t flat_bank) const { return banks_[flat_bank]; }
+  /// bank_ready() of the command an access to `row` of bank `b` needs next: ACT to a closed bank,
+  /// PRE to another row, else RD or WR (`write`). Selections, not a switch: planning asks it after
+  /// every command.
+  static uint64_t next_command_ready(const Bank& b, uint32_t row, bool write) {
+    uint64_t ready = write ? b.next_wr : b.next_rd;
+    ready = b.row == row ? ready : std::max(b.refresh_end, b.next_pre);
+    return b.open ? ready : b.next_act;
+  }
 
  private:
   struct Group {  // per rank and bank group: the _L constraints

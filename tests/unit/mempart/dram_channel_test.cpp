@@ -66,6 +66,37 @@ void expect_tight(DramChannel& ch, DramCommand c, uint64_t expected) {
   EXPECT_NO_THROW(ch.issue(c)) << dram_command_name(c.kind) << " at " << c.cycle;
 }
 
+// Planning's branch-free shortcut agrees with bank_ready() for the command an access needs next:
+// ACT when the bank is closed, PRE when another row is open, RD or WR on a hit; through a
+// sequence of states with every constraint of the bank moved (a refresh of it included).
+TEST(DramChannel, NextCommandReadyIsBankReadyOfTheNeededCommand) {
+  DramChannel ch(prime_timing());
+  const auto check = [&](const char* when) {
+    const DramChannel::Bank& b = ch.bank_at(0);  // rank 0, bank group 0, bank 0
+    for (uint32_t row : {5u, 6u}) {
+      for (bool write : {false, true}) {
+        const K needed = !b.open        ? K::Activate
+                         : b.row != row ? K::Precharge
+                         : write        ? K::Write
+                                        : K::Read;
+        EXPECT_EQ(DramChannel::next_command_ready(b, row, write), ch.bank_ready(needed, 0, 0, 0))
+            << when << ": row " << row << (write ? " write" : " read");
+      }
+    }
+  };
+  check("idle");
+  ch.issue(cmd(K::RefreshBank, 0));
+  check("after REFpb");
+  ch.issue(cmd(K::Activate, ch.earliest(K::Activate, 0, 0, 0, 0)));
+  check("row 5 open");
+  ch.issue(cmd(K::Write, ch.earliest(K::Write, 0, 0, 0, 0)));
+  check("after a write");
+  ch.issue(cmd(K::Read, ch.earliest(K::Read, 0, 0, 0, 0)));
+  check("after a read");
+  ch.issue(cmd(K::Precharge, ch.earliest(K::Precharge, 0, 0, 0, 0)));
+  check("closed again");
+}
+
 TEST(DramChannel, ActToReadAndToWriteIsTRCD) {
   DramChannel rd(prime_timing()), wr(prime_timing());
   rd.issue(cmd(K::Activate, 100));
