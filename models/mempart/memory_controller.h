@@ -106,7 +106,7 @@ class MemoryController {
     return std::min(plan_.cycle, first_completion());
   }
   void advance(uint64_t until, std::vector<MemCompletion>& done) {
-    // Inline, as most calls find nothing due (the partition advances all its channels).
+    // Inline: a partition advances every channel it finds due, and most have nothing due yet.
     if (plan_valid_ && plan_.cycle > until && first_completion() > until) {
       passed(until);
     } else {
@@ -137,7 +137,7 @@ class MemoryController {
     DramCommandKind kind = DramCommandKind::Activate;  // its next command
   };
   struct Queue {
-    mutable std::vector<Slot> slots;  // `capacity` of them; urgencies are filled in lazily
+    std::vector<Slot> slots;  // `capacity` of them
     std::vector<uint32_t> free;
     uint32_t size = 0, capacity = 0;
     mutable std::vector<Candidate> candidates;  // per bank, brought up to date by planning

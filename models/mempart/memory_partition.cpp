@@ -67,8 +67,8 @@ struct MemoryPartition::Impl {
   mutable uint64_t split_address = 0;
   mutable uint32_t split_mask = 0;
   mutable MemOp split_op = MemOp::Read;
-  mutable std::vector<uint32_t>
-      need;                         // can_accept()'s scratch per channel and direction, 0 between
+  // can_accept()'s scratch, per channel and direction: 0 between calls.
+  mutable std::vector<uint32_t> need;
   std::vector<MemCompletion> done;  // advance()'s scratch
 };
 

@@ -12,15 +12,12 @@
 namespace gpusoc::memsys {
 namespace {
 
-AtomicOp atomic_of(const tlm::tlm_generic_payload& tx) {
+// The packets' op, and which atomic, for the payload `tx` (one extension lookup for both).
+void op_of(const tlm::tlm_generic_payload& tx, MemOp& op, AtomicOp& atomic) {
   const GpuRequest* r = tx.get_extension<GpuRequest>();
-  return r ? r->atomic : AtomicOp::Add;
-}
-
-MemOp op_of(const tlm::tlm_generic_payload& tx) {
-  const GpuRequest* r = tx.get_extension<GpuRequest>();
-  if (r && r->kind == AccessKind::Atomic) return MemOp::Atomic;
-  return tx.is_write() ? MemOp::Write : MemOp::Read;
+  const bool is_atomic = r && r->kind == AccessKind::Atomic;
+  op = is_atomic ? MemOp::Atomic : tx.is_write() ? MemOp::Write : MemOp::Read;
+  atomic = is_atomic ? r->atomic : AtomicOp::Add;
 }
 
 // The bytes a payload asks for: its sector mask's span when it has one (sectors from the
@@ -257,8 +254,9 @@ void MemorySystem::offer_waiting(uint32_t index, uint64_t cycle) {
       port.head_started = true;
     }
     InFlight& f = in_flight_[head.slot];
-    const MemOp op = op_of(*head.tx);
-    const AtomicOp atomic = atomic_of(*head.tx);
+    MemOp op;
+    AtomicOp atomic;
+    op_of(*head.tx, op, atomic);
     while (port.next < port.end) {
       uint64_t stop = 0;
       MemPacket packet = hierarchy_->line_packet(port.next, port.end, stop);

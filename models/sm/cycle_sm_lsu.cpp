@@ -21,12 +21,30 @@ constexpr uint64_t kStoreTag = uint64_t(3) << 62;
 
 // PTX's atom/red operation as the memory system names it (models/common does not know the ISA).
 AtomicOp atomic_op(ptx::AtomOp op) {
-  constexpr AtomicOp kOps[] = {AtomicOp::Add,  AtomicOp::Min, AtomicOp::Max, AtomicOp::Inc,
-                               AtomicOp::Dec,  AtomicOp::And, AtomicOp::Or,  AtomicOp::Xor,
-                               AtomicOp::Exch, AtomicOp::Cas};
-  static_assert(sizeof(kOps) / sizeof(kOps[0]) == kAtomicOps && unsigned(ptx::AtomOp::Cas) == 9,
-                "ptx::AtomOp and AtomicOp list the same operations in the same order");
-  return kOps[unsigned(op)];
+  using P = ptx::AtomOp;
+  switch (op) {
+    case P::Add:
+      return AtomicOp::Add;
+    case P::Min:
+      return AtomicOp::Min;
+    case P::Max:
+      return AtomicOp::Max;
+    case P::Inc:
+      return AtomicOp::Inc;
+    case P::Dec:
+      return AtomicOp::Dec;
+    case P::And:
+      return AtomicOp::And;
+    case P::Or:
+      return AtomicOp::Or;
+    case P::Xor:
+      return AtomicOp::Xor;
+    case P::Exch:
+      return AtomicOp::Exch;
+    case P::Cas:
+      return AtomicOp::Cas;
+  }
+  return AtomicOp::Add;  // unreachable: every operation is listed
 }
 
 // Where a local-memory offset of a lane lies in the interleaved layout hardware uses (consecutive

@@ -282,11 +282,12 @@ struct Crossbar::Impl {
                                  : &arrivals[size_t(o) * config.output_buffer + arrival_head[o]];
   }
 
+  ModelError no_such_output(uint32_t o) const {
+    return ModelError(prefix, "output " + std::to_string(o) + " out of range (the network has " +
+                                  std::to_string(outputs) + ")");
+  }
   void check_output(uint32_t o) const {
-    if (o >= outputs) {
-      throw ModelError(prefix, "output " + std::to_string(o) + " out of range (the network has " +
-                                   std::to_string(outputs) + ")");
-    }
+    if (o >= outputs) throw no_such_output(o);
   }
 
   std::vector<uint64_t>& front_ready;  // Crossbar::front_ready_, kept here
@@ -379,8 +380,7 @@ void Crossbar::advance(uint64_t until) {
 }
 
 void Crossbar::no_output(uint32_t output) const {
-  impl_->check_output(output);  // throws
-  throw ModelError(impl_->prefix, "output " + std::to_string(output) + " out of range");
+  throw impl_->no_such_output(output);
 }
 
 const MemPacket& Crossbar::front(uint32_t output) const {
