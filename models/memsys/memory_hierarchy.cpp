@@ -147,7 +147,10 @@ uint64_t MemoryHierarchy::next_event() const {
   uint64_t next = *std::min_element(next_.begin(), next_.end());
   if (through_l2()) next = std::min({next, requests_->next_event(), replies_->next_event()});
   // Work handed over between parts but not yet taken (an output buffer's packet, an L2's memory
-  // or reply queue) is taken at the cycle its receiver makes room: one of the events above.
+  // or reply queue) waits for its receiver to make room, at one of the events above, and goes
+  // the cycle after (retry_): not at whatever step comes next, so that the steps taken never
+  // change the outcome (a step with nothing due for a part leaves it as it was).
+  if (!retry_.empty()) next = std::min(next, now_ + 1);
   return next == kNever ? kNever : std::max(next, now_);
 }
 
@@ -298,7 +301,7 @@ void MemoryHierarchy::slice_out(uint32_t s, uint64_t cycle, bool to_memory) {
     replies_->push(s, r.source, r, cycle);
     slice.pop_reply();
   }
-  // What this visit made room for goes at the next step, whenever that is.
+  // What this visit made room for goes at the next cycle (next_event() says so).
   if (to_memory || (requests_->ready(s, cycle) && slice.can_accept())) list(retry_, retrying_, s);
   if (slice.reply_ready(cycle)) list(reply_blocked_, is_reply_blocked_, s);
 }
