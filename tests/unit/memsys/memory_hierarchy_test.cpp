@@ -1,6 +1,6 @@
-// MemoryHierarchy: packets through crossbar, L2 slice and partition at hand-computed cycles, the
-// same through partition mode, backpressure at the ports, and whole-trace runs against the
-// bounds the DRAM presets set.
+// MemoryHierarchy: packets through crossbar, L2 slice and partition at hand-computed cycles (a
+// fill refused for room included), the same through partition mode, backpressure at the ports,
+// and whole-trace runs against the bounds the DRAM presets set.
 #include "models/memsys/memory_hierarchy.h"
 
 #include <gtest/gtest.h>
@@ -83,6 +83,37 @@ TEST(MemoryHierarchyTest, PartitionModeAnswersAfterActivateReadAndBurst) {
   auto done = run(h);
   ASSERT_EQ(done.size(), 1u);
   EXPECT_EQ(done[0].cycle, 38u);
+}
+
+// A controller read queue of one entry refuses the second of two misses until the first one's
+// RD issues; the refused fill goes the cycle after, not at whatever event comes next.
+//   A (address 0), as in MissAndHitTakeTheHandComputedCycles: in the slice at 2, to the
+//     partition at DRAM cycle 3, ACT at 3, RD at 21, at its port at 41.
+//   B (same partition and channel, another bank group): granted on the switch at 1 (the output
+//     is busy at 0), in the slice at 3, a miss: its fill is refused (the queue holds A).
+//   A's RD at DRAM cycle 21 frees the entry at L2 cycle 14 (floor(14 x 1.5) = 21); B's fill
+//     goes at 15, DRAM cycle 22: ACT at 22, RD at 22 + tRCD 18 = 40, last beat at 40 + CL 18 +
+//     burst 2 = 60, L2 cycle 40; answered at 40 + 10 = 50, at its port at 50 + 1 + 2 = 53.
+//   (Taken at the next event instead, A's data at DRAM 41, B would go at L2 cycle 28.)
+TEST(MemoryHierarchyTest, AFillRefusedForRoomGoesTheCycleAfterRoomAppears) {
+  HierarchyConfig c = small_config(true);
+  c.controller.read_queue = 1;
+  MemoryHierarchy h(c);
+  const mempart::DramLocation a = h.mapping().map(0);
+  uint64_t b = 0;
+  for (uint64_t address = 0x80; b == 0; address += 0x80) {
+    const mempart::DramLocation at = h.mapping().map(address);
+    if (at.partition == a.partition && at.channel == a.channel && at.bank_group != a.bank_group)
+      b = address;
+  }
+  h.offer(0, read(1, 0), 0);
+  h.offer(1, read(2, b), 0);
+  auto done = run(h);
+  ASSERT_EQ(done.size(), 2u);
+  EXPECT_EQ(done[0].packet.id, 1u);
+  EXPECT_EQ(done[0].cycle, 41u);
+  EXPECT_EQ(done[1].packet.id, 2u);
+  EXPECT_EQ(done[1].cycle, 53u);
 }
 
 TEST(MemoryHierarchyTest, AFullCrossbarInputRefusesTheNextPacket) {
