@@ -23,6 +23,7 @@ target_link_libraries(gpusoc_platform PUBLIC gpusoc_common PRIVATE gpusoc_warnin
 # The program: build/platform/gpusoc.
 add_executable(gpusoc ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
 target_link_libraries(gpusoc PRIVATE gpusoc_platform gpusoc_soc gpusoc_warnings)
+gpusoc_lto_program(gpusoc)
 
 # gpusoc_cli_command(FILE [DEPS libraries...]): one subcommand source (it registers
 # itself, see platform/command.h) and the libraries it needs.
