@@ -2,6 +2,7 @@
 // through the crossbar and L2 (default) or straight into the partitions. Prints the achieved
 // bandwidth against the DRAM peak, latency percentiles, row hits and utilization; --stats-out
 // writes the whole report (docs/memory.md describes it).
+#include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -30,6 +31,18 @@ uint64_t positive(const CommandContext& ctx, const std::string& option, uint64_t
   throw UsageError(fmt::format("--{} '{}': expected a positive integer", option, *text));
 }
 
+double positive_number(const CommandContext& ctx, const std::string& option) {
+  const auto text = ctx.options.get(option);
+  if (!text) return 0;
+  try {
+    size_t used = 0;
+    const double value = std::stod(*text, &used);
+    if (used == text->size() && value > 0 && std::isfinite(value)) return value;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(fmt::format("--{} '{}': expected a positive number", option, *text));
+}
+
 int memtrace(const CommandContext& ctx) {
   const GpuSpec spec = GpuSpec::from_config(ctx.config);
   memsys::MemoryDescription memory = memory_description(spec, 0);
@@ -44,6 +57,10 @@ int memtrace(const CommandContext& ctx) {
   const auto trace = ctx.options.get("trace");
   const auto pattern = ctx.options.get("pattern");
   if (trace && pattern) throw UsageError("--trace and --pattern: give one of them");
+  const double rate = positive_number(ctx, "rate");
+  if (trace && rate > 0)
+    throw UsageError("--rate: a trace file gives each request's time itself; --rate is for "
+                     "--pattern");
   if (trace) {
     source = memsys::open_trace_file(*trace);
   } else {
@@ -53,13 +70,14 @@ int memtrace(const CommandContext& ctx) {
     spec_p.bytes = uint32_t(positive(ctx, "size", spec_p.bytes));
     spec_p.footprint = positive(ctx, "footprint", spec_p.footprint);
     spec_p.seed = positive(ctx, "seed", spec_p.seed);
+    spec_p.rate_gbps = rate;
     source = memsys::pattern_source(spec_p);
   }
 
   memsys::MemoryHierarchy hierarchy(config);
   memsys::TraceDriver driver(hierarchy, memory.ports, config.fixed_latency_ns);
   const memsys::TraceRunResult result = driver.run(*source);
-  const nlohmann::ordered_json report = memsys::trace_report(config, hierarchy, result);
+  const nlohmann::ordered_json report = memsys::trace_report(config, hierarchy, result, rate);
   const std::string summary = memsys::trace_summary(report);
   std::cout << summary;
   ctx.write_report(report, summary);
@@ -79,6 +97,9 @@ const CommandRegistration kMemtrace{
         .option({"size", "BYTES", "bytes per pattern request (default 32)"})
         .option({"footprint", "BYTES", "bytes the pattern's addresses cover (default 256 MiB)"})
         .option({"seed", "N", "seed of the random patterns (default 1)"})
+        .option({"rate", "GBPS",
+                 "offered load of the pattern: request i at i * size / rate ns (default: as fast "
+                 "as the memory system takes them)"})
         .option({"into", "WHERE", "crossbar (default: through crossbar and L2) or partitions"})
         .option({"ports", "N", "requester ports the requests take turns on (default: the SMs)"})};
 

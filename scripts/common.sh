@@ -6,7 +6,8 @@ GPUSOC_BUILD="${GPUSOC_BUILD:-$GPUSOC_ROOT/build}"
 GPUSOC_JOBS="${GPUSOC_JOBS:-2}"
 
 GPUSOC_PACKAGES=(cmake g++ make pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
-  libgtest-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev)
+  libgtest-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev
+  python3 python3-matplotlib)
 
 gpusoc_log() { echo "[gpusoc] $*" >&2; }
 

@@ -12,7 +12,8 @@
 //             1.5 W 0x10000080 32
 //
 // Generators (--pattern): every request offered at time 0 (the hierarchy's backpressure sets the
-// pace), addresses from `base`, within `footprint` bytes:
+// pace), or, given an offered load (--rate, GB/s), request i at i * size / rate ns (an open loop,
+// for loaded-latency curves); addresses from `base`, within `footprint` bytes:
 //   stream    sequential: request i at base + i * size (wrapping at the footprint)
 //   random    uniformly random size-aligned addresses in the footprint (fixed-seed generator)
 //   stride:N  request i at base + i * N (wrapping), N a positive byte count
@@ -53,8 +54,9 @@ struct PatternSpec {
   uint64_t base = 0;
   uint64_t footprint = 256ull << 20;    // bytes, >= bytes
   uint64_t seed = 1;
+  double rate_gbps = 0;  // offered load; 0: every request at time 0
 };
-/// ConfigError naming `--pattern` (and what is wrong) on a malformed pattern or spec.
+/// ConfigError naming `--pattern` or `--rate` (and what is wrong) on a malformed pattern or spec.
 std::unique_ptr<TraceSource> pattern_source(const PatternSpec& spec);
 
 }  // namespace gpusoc::memsys

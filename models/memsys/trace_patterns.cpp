@@ -33,14 +33,36 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+// What every pattern shares: how many requests, their size, and when each is offered (all at
+// time 0, or request i at i * bytes / rate).
+class PatternSource : public TraceSource {
+ protected:
+  explicit PatternSource(const PatternSpec& spec)
+      : bytes_(spec.bytes),
+        left_(spec.requests),
+        interval_ps_(spec.rate_gbps > 0 ? spec.bytes * 1000.0 / spec.rate_gbps : 0.0) {}
+  // The next request's time and size; false when none is left.
+  bool take(TraceRequest& request) {
+    if (left_ == 0) return false;
+    --left_;
+    request.time_ps = uint64_t(std::llround(double(index_++) * interval_ps_));
+    request.bytes = bytes_;
+    return true;
+  }
+  uint32_t bytes_;
+
+ private:
+  uint64_t left_, index_ = 0;
+  double interval_ps_;
+};
+
 // Offsets advancing by `step` modulo `span`; with a read fraction, each request is a read with
 // that probability (mix:R), else all are reads.
-class SequenceSource : public TraceSource {
+class SequenceSource : public PatternSource {
  public:
   SequenceSource(const PatternSpec& spec, uint64_t step, uint64_t span, bool mixed, double reads)
-      : base_(spec.base),
-        bytes_(spec.bytes),
-        left_(spec.requests),
+      : PatternSource(spec),
+        base_(spec.base),
         step_(step % span),
         span_(span),
         mixed_(mixed),
@@ -49,11 +71,8 @@ class SequenceSource : public TraceSource {
         read_below_(uint64_t(std::ldexp(reads, 53))) {}
 
   bool next(TraceRequest& request) override {
-    if (left_ == 0) return false;
-    --left_;
-    request.time_ps = 0;
+    if (!take(request)) return false;
     request.address = base_ + offset_;
-    request.bytes = bytes_;
     request.write = mixed_ && (rng_.next() >> 11) >= read_below_;
     offset_ = offset_ >= span_ - step_ ? offset_ - (span_ - step_) : offset_ + step_;
     return true;
@@ -61,8 +80,6 @@ class SequenceSource : public TraceSource {
 
  private:
   uint64_t base_;
-  uint32_t bytes_;
-  uint64_t left_;
   uint64_t step_, span_, offset_ = 0;
   bool mixed_;
   SplitMix64 rng_;
@@ -70,29 +87,20 @@ class SequenceSource : public TraceSource {
 };
 
 // Uniformly random slots of `bytes` within the footprint; all reads.
-class RandomSource : public TraceSource {
+class RandomSource : public PatternSource {
  public:
   explicit RandomSource(const PatternSpec& spec)
-      : base_(spec.base),
-        bytes_(spec.bytes),
-        left_(spec.requests),
-        slots_(spec.footprint / spec.bytes),
-        rng_(spec.seed) {}
+      : PatternSource(spec), base_(spec.base), slots_(spec.footprint / spec.bytes), rng_(spec.seed) {}
 
   bool next(TraceRequest& request) override {
-    if (left_ == 0) return false;
-    --left_;
-    request.time_ps = 0;
+    if (!take(request)) return false;
     request.address = base_ + rng_.below(slots_) * bytes_;
-    request.bytes = bytes_;
     request.write = false;
     return true;
   }
 
  private:
-  uint64_t base_;
-  uint32_t bytes_;
-  uint64_t left_, slots_;
+  uint64_t base_, slots_;
   SplitMix64 rng_;
 };
 
@@ -124,6 +132,15 @@ std::unique_ptr<TraceSource> pattern_source(const PatternSpec& spec) {
   if (spec.footprint < spec.bytes)
     bad(spec, fmt::format("footprint {} bytes is smaller than one {}-byte request", spec.footprint,
                           spec.bytes));
+  if (!(spec.rate_gbps >= 0) || std::isinf(spec.rate_gbps))
+    throw ConfigError(fmt::format("--rate {}: the offered load must be a positive number of GB/s",
+                                  spec.rate_gbps));
+  // The last request's time, in ps, must fit in 63 bits (traces' own limit).
+  if (spec.rate_gbps > 0 &&
+      double(spec.requests) * spec.bytes * 1000.0 / spec.rate_gbps > 9.2e18)
+    throw ConfigError(fmt::format("--rate {}: {} requests of {} bytes at that rate would run "
+                                  "past the picosecond clock's range",
+                                  spec.rate_gbps, spec.requests, spec.bytes));
   if (spec.base > std::numeric_limits<uint64_t>::max() - spec.footprint)
     bad(spec, fmt::format("base {:#x} + footprint {:#x} passes the end of the 64-bit address space",
                           spec.base, spec.footprint));

@@ -65,7 +65,7 @@ nlohmann::ordered_json partition_report(const mempart::MemoryPartition& p, uint6
 }  // namespace
 
 nlohmann::ordered_json trace_report(const HierarchyConfig& config, const MemoryHierarchy& hierarchy,
-                                    const TraceRunResult& r) {
+                                    const TraceRunResult& r, double offered_gbps) {
   nlohmann::ordered_json j;
   j["mode"] = hierarchy.through_l2() ? "crossbar" : "partitions";
   j["dram"] = config.dram.name;
@@ -75,6 +75,7 @@ nlohmann::ordered_json trace_report(const HierarchyConfig& config, const MemoryH
   j["writes"] = r.writes;
   j["bytes"] = r.bytes;
   j["elapsed_ns"] = r.elapsed_ns();
+  if (offered_gbps > 0) j["offered_gbps"] = offered_gbps;
   j["bandwidth_gbps"] = r.bandwidth_gbps();
   const double peak = peak_gbytes_per_s(config);
   j["peak_bandwidth_gbps"] = peak;
@@ -173,6 +174,8 @@ std::string trace_summary(const nlohmann::ordered_json& j) {
       j["peak_bandwidth_gbps"].get<double>(), 100.0 * j["efficiency"].get<double>(),
       lat["avg"].get<double>(), lat["p50"].get<double>(), lat["p99"].get<double>(),
       100.0 * j["row_hit_rate"].get<double>(), j["read_write_turnarounds"].get<uint64_t>());
+  if (j.contains("offered_gbps"))
+    s += fmt::format("offered    {:.2f} GB/s\n", j["offered_gbps"].get<double>());
   std::string util;
   for (const auto& p : j["partitions"])
     util += fmt::format(" {:.0f}%", 100.0 * p["utilization"].get<double>());

@@ -14,9 +14,10 @@
 
 namespace gpusoc::memsys {
 
+/// `offered_gbps`: the pattern's offered load (--rate), reported as offered_gbps; 0: none.
 nlohmann::ordered_json trace_report(const HierarchyConfig& config,
                                     const MemoryHierarchy& hierarchy,
-                                    const TraceRunResult& result);
+                                    const TraceRunResult& result, double offered_gbps = 0);
 /// The report as a few aligned lines for a terminal.
 std::string trace_summary(const nlohmann::ordered_json& report);
 

@@ -67,6 +67,31 @@ TEST_F(MemtraceTest, StreamReachesNinetyPercentOfThePeakIntoThePartitions) {
   EXPECT_EQ(r["partitions"].size(), 6u);
 }
 
+// An offered load far below the peak (4 GB/s of the 8800 GTX's 86.4) is delivered in full: the
+// last of N requests is offered at (N - 1) * size / rate and answered within a microsecond, so the
+// bandwidth is N * size over that, less than rate * N / (N - 1). Twice the peak offered gets the
+// peak at most, and longer latency (the sweep of scripts/memsweep, tests/platform, goes further).
+TEST_F(MemtraceTest, ARateFarBelowThePeakIsDeliveredAndOneAboveItIsCappedAtThePeak) {
+  constexpr uint64_t kRequests = 4000;
+  const std::string light = dir.file("light.json"), heavy = dir.file("heavy.json");
+  const std::string args = "memtrace --config " + kConfigs +
+                           "/tesla-8800gtx.json --pattern random --requests " +
+                           std::to_string(kRequests) + " --stats-out ";
+  const Outcome o = gpusoc(args + light + " --rate 4");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("offered    4.00 GB/s"));
+  ASSERT_EQ(gpusoc(args + heavy + " --rate 172.8").status, 0);
+  const nlohmann::json l = load_json(light), h = load_json(heavy);
+  EXPECT_EQ(l["offered_gbps"].get<double>(), 4.0);
+  const double interval_ns = 32 / 4.0;
+  EXPECT_GE(l["elapsed_ns"].get<double>(), (kRequests - 1) * interval_ns);
+  EXPECT_LE(l["elapsed_ns"].get<double>(), (kRequests - 1) * interval_ns + 1000);
+  EXPECT_LE(l["bandwidth_gbps"].get<double>(), 4.0 * kRequests / (kRequests - 1));
+  EXPECT_GT(l["bandwidth_gbps"].get<double>(), 0.97 * 4.0);
+  EXPECT_LE(h["bandwidth_gbps"].get<double>(), h["peak_bandwidth_gbps"].get<double>());
+  EXPECT_GT(h["latency_ns"]["avg"].get<double>(), 1.2 * l["latency_ns"]["avg"].get<double>());
+}
+
 TEST_F(MemtraceTest, SameRunTwiceGivesIdenticalReports) {
   const std::string a = dir.file("a.json"), b = dir.file("b.json");
   const std::string args = "memtrace --config " + kConfigs +
@@ -92,6 +117,14 @@ TEST_F(MemtraceTest, BadTraceLinesAndOptionsFailNamingThePlace) {
   o = gpusoc("memtrace --pattern zigzag");
   EXPECT_NE(o.status, 0);
   EXPECT_THAT(o.err, HasSubstr("--pattern"));
+  o = gpusoc("memtrace --trace " + trace + " --rate 10");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.err, HasSubstr("--rate: a trace file gives each request's time itself"));
+  for (const char* rate : {"0", "-5", "fast", "nan", "inf"}) {
+    o = gpusoc(std::string("memtrace --requests 10 --rate ") + rate);
+    EXPECT_NE(o.status, 0) << rate;
+    EXPECT_THAT(o.err, HasSubstr(std::string("--rate '") + rate + "': expected a positive number"));
+  }
   o = gpusoc("memtrace --requests 10 --set clock.memory_mhz=1000");
   EXPECT_NE(o.status, 0);
   EXPECT_THAT(o.err, HasSubstr("clock.memory_mhz"));

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "models/common/error.h"
@@ -138,6 +140,26 @@ TEST(MixPattern, ZeroIsAllWritesAndOneAllReads) {
   for (const auto& q : generate(spec_of("mix:1.0", 1000, 32, 0, 4096))) ASSERT_FALSE(q.write);
 }
 
+// --rate R GB/s offers request i at i * bytes / R ns: with 32-byte requests at 3 GB/s, i * 32000 / 3
+// ps rounded to the nearest (integer reference: (2 * i * 32000 + 3) / 6), whatever the pattern;
+// the addresses stay those of the pattern without a rate.
+TEST(Patterns, ARateOffersRequestIAtISizeOverRate) {
+  for (const char* pattern : {"stream", "random", "stride:64", "mix:0.5"}) {
+    PatternSpec spec = spec_of(pattern, 1000, 32, 0x1000, 1 << 20, 7);
+    const std::vector<TraceRequest> untimed = generate(spec);
+    spec.rate_gbps = 3;
+    const std::vector<TraceRequest> timed = generate(spec);
+    ASSERT_EQ(timed.size(), 1000u) << pattern;
+    for (uint64_t i = 0; i < timed.size(); ++i) {
+      EXPECT_EQ(timed[i].time_ps, (2 * i * 32000 + 3) / 6) << pattern << " request " << i;
+      EXPECT_EQ(untimed[i].time_ps, 0u);
+      EXPECT_EQ(timed[i].address, untimed[i].address);
+      EXPECT_EQ(timed[i].write, untimed[i].write);
+      EXPECT_EQ(timed[i].bytes, 32u);
+    }
+  }
+}
+
 TEST(Patterns, ZeroRequestsIsAnEmptyTrace) {
   EXPECT_TRUE(generate(spec_of("random", 0, 32, 0, 4096)).empty());
 }
@@ -196,6 +218,18 @@ TEST(Patterns, MalformedSpecsNamePatternAndTheProblem) {
        "64-bit address space"},
   };
   for (const auto& c : cases) EXPECT_EQ(error_of(c.spec), c.message) << c.spec.pattern;
+}
+
+TEST(Patterns, ARateThatIsNotAPositiveNumberOrRunsPastTheClockIsAConfigError) {
+  PatternSpec spec = spec_of("stream", 10, 32, 0, 4096);
+  for (double bad : {-1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    spec.rate_gbps = bad;
+    EXPECT_NE(error_of(spec).find("the offered load must be a positive number"), std::string::npos)
+        << bad;
+  }
+  spec.rate_gbps = 1e-9;  // 32 s per request
+  spec.requests = 100000000;
+  EXPECT_NE(error_of(spec).find("past the picosecond clock's range"), std::string::npos);
 }
 
 }  // namespace
