@@ -90,7 +90,10 @@ class SequenceSource : public PatternSource {
 class RandomSource : public PatternSource {
  public:
   explicit RandomSource(const PatternSpec& spec)
-      : PatternSource(spec), base_(spec.base), slots_(spec.footprint / spec.bytes), rng_(spec.seed) {}
+      : PatternSource(spec),
+        base_(spec.base),
+        slots_(spec.footprint / spec.bytes),
+        rng_(spec.seed) {}
 
   bool next(TraceRequest& request) override {
     if (!take(request)) return false;
@@ -136,11 +139,11 @@ std::unique_ptr<TraceSource> pattern_source(const PatternSpec& spec) {
     throw ConfigError(fmt::format("--rate {}: the offered load must be a positive number of GB/s",
                                   spec.rate_gbps));
   // The last request's time, in ps, must fit in 63 bits (traces' own limit).
-  if (spec.rate_gbps > 0 &&
-      double(spec.requests) * spec.bytes * 1000.0 / spec.rate_gbps > 9.2e18)
-    throw ConfigError(fmt::format("--rate {}: {} requests of {} bytes at that rate would run "
-                                  "past the picosecond clock's range",
-                                  spec.rate_gbps, spec.requests, spec.bytes));
+  if (spec.rate_gbps > 0 && double(spec.requests) * spec.bytes * 1000.0 / spec.rate_gbps > 9.2e18)
+    throw ConfigError(
+        fmt::format("--rate {}: {} requests of {} bytes at that rate would run "
+                    "past the picosecond clock's range",
+                    spec.rate_gbps, spec.requests, spec.bytes));
   if (spec.base > std::numeric_limits<uint64_t>::max() - spec.footprint)
     bad(spec, fmt::format("base {:#x} + footprint {:#x} passes the end of the 64-bit address space",
                           spec.base, spec.footprint));

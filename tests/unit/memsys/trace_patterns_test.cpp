@@ -140,9 +140,9 @@ TEST(MixPattern, ZeroIsAllWritesAndOneAllReads) {
   for (const auto& q : generate(spec_of("mix:1.0", 1000, 32, 0, 4096))) ASSERT_FALSE(q.write);
 }
 
-// --rate R GB/s offers request i at i * bytes / R ns: with 32-byte requests at 3 GB/s, i * 32000 / 3
-// ps rounded to the nearest (integer reference: (2 * i * 32000 + 3) / 6), whatever the pattern;
-// the addresses stay those of the pattern without a rate.
+// --rate R GB/s offers request i at i * bytes / R ns. 32-byte requests at 3 GB/s: i * 32000 / 3
+// ps, rounded to the nearest (integer reference: (2 * i * 32000 + 3) / 6), whatever the
+// pattern; the addresses stay those of the pattern without a rate.
 TEST(Patterns, ARateOffersRequestIAtISizeOverRate) {
   for (const char* pattern : {"stream", "random", "stride:64", "mix:0.5"}) {
     PatternSpec spec = spec_of(pattern, 1000, 32, 0x1000, 1 << 20, 7);
