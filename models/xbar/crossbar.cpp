@@ -185,7 +185,8 @@ struct Crossbar::Impl {
     const uint64_t ready = cycle + s.cycles - 1 + config.latency;
     if (arrival_count[o] + 1 == config.output_buffer) settle_output(o, cycle);  // full from c + 1
     if (arrival_count[o] == 0) front_ready[o] = ready;
-    const uint32_t tail = (arrival_head[o] + arrival_count[o]++) % config.output_buffer;
+    uint32_t tail = arrival_head[o] + arrival_count[o]++;  // a ring: wrap without dividing
+    tail -= tail >= config.output_buffer ? config.output_buffer : 0;
     arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
     add_delivery({ready, o, s.bytes});
     CrossbarPortStats& in = input_stats[i];
@@ -403,7 +404,8 @@ void Crossbar::pop(uint32_t output) {
   }
   const bool was_full = x.full(output);
   if (was_full && x.now > 0) x.settle_output(output, x.now - 1);  // not full from x.now
-  x.arrival_head[output] = (x.arrival_head[output] + 1) % x.config.output_buffer;
+  const uint32_t head = x.arrival_head[output] + 1;
+  x.arrival_head[output] = head == x.config.output_buffer ? 0 : head;
   --x.arrival_count[output];
   front_ready_[output] = x.arrival_count[output] == 0 ? kNever : x.front(output)->ready;
   if (was_full) x.next_grant = std::min(x.next_grant, x.grant_cycle(output));
