@@ -1,7 +1,8 @@
 # Link-time optimization of the memory system in the programs whose speed we quote: gpusoc and
 # the benchmark programs. The memory hierarchy's event loop calls into the crossbar, the L2 slices,
 # the partitions and their controllers millions of times per second, and only the linker sees
-# across those libraries (about 15% more requests per second through the hierarchy). Those four
+# across those libraries (6.6% fewer instructions and 4 to 11% more requests per second through
+# the hierarchy, docs/memory.md). Those four
 # libraries carry GCC's intermediate code beside their machine code ("fat" objects): the programs
 # marked below optimize it whole at link time, while the tests, and projects that link the
 # libraries without -flto, link the machine code as usual at no extra link time. Only the memory
@@ -11,7 +12,10 @@
 option(GPUSOC_LTO "Link gpusoc and the benchmark programs with link-time optimization" ON)
 
 set(GPUSOC_LTO_ACTIVE OFF)
-if(GPUSOC_LTO AND CMAKE_BUILD_TYPE STREQUAL "Release")
+if(GPUSOC_LTO AND NOT CMAKE_BUILD_TYPE STREQUAL "Release")
+  message(STATUS "gpusoc: link-time optimization only in Release builds (this is "
+                 "'${CMAKE_BUILD_TYPE}')")
+elseif(GPUSOC_LTO)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     include(CheckIPOSupported)
     check_ipo_supported(RESULT gpusoc_ipo_ok OUTPUT gpusoc_ipo_why LANGUAGES CXX)

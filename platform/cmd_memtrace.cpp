@@ -97,9 +97,7 @@ const CommandRegistration kMemtrace{
         .option({"size", "BYTES", "bytes per pattern request (default 32)"})
         .option({"footprint", "BYTES", "bytes the pattern's addresses cover (default 256 MiB)"})
         .option({"seed", "N", "seed of the random patterns (default 1)"})
-        .option({"rate", "GBPS",
-                 "offered load of the pattern: request i at i * size / rate ns (default: as fast "
-                 "as the memory system takes them)"})
+        .option({"rate", "GBPS", "offered load of the pattern in GB/s (default: unpaced)"})
         .option({"into", "WHERE", "crossbar (default: through crossbar and L2) or partitions"})
         .option({"ports", "N", "requester ports the requests take turns on (default: the SMs)"})};
 

@@ -6,14 +6,16 @@ GPUSOC_BUILD="${GPUSOC_BUILD:-$GPUSOC_ROOT/build}"
 GPUSOC_JOBS="${GPUSOC_JOBS:-2}"
 
 GPUSOC_PACKAGES=(cmake g++ make pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
-  libgtest-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev
-  python3 python3-matplotlib)
+  libgtest-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev)
+# What the tests need beyond building: the scripts' Python and their plots (scripts/test adds it).
+GPUSOC_TEST_PACKAGES=(python3 python3-matplotlib)
 
 gpusoc_log() { echo "[gpusoc] $*" >&2; }
 
+# gpusoc_ensure_packages [more packages...]: GPUSOC_PACKAGES and those, installed if missing.
 gpusoc_ensure_packages() {
   local missing=()
-  for p in "${GPUSOC_PACKAGES[@]}"; do
+  for p in "${GPUSOC_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0

@@ -165,17 +165,18 @@ std::string trace_summary(const nlohmann::ordered_json& j) {
   const auto& lat = j["latency_ns"];
   std::string s = fmt::format(
       "{} requests ({} reads, {} writes), {} bytes in {:.1f} us ({} mode)\n"
-      "bandwidth  {:.2f} GB/s of {:.2f} GB/s peak ({:.1f}%)\n"
-      "latency    avg {:.1f} ns, p50 {:.1f} ns, p99 {:.1f} ns\n"
-      "row hits   {:.1f}%, {} read/write turnarounds\n",
+      "bandwidth  {:.2f} GB/s of {:.2f} GB/s peak ({:.1f}%)\n",
       j["requests"].get<uint64_t>(), j["reads"].get<uint64_t>(), j["writes"].get<uint64_t>(),
       j["bytes"].get<uint64_t>(), j["elapsed_ns"].get<double>() / 1000.0,
       j["mode"].get<std::string>(), j["bandwidth_gbps"].get<double>(),
-      j["peak_bandwidth_gbps"].get<double>(), 100.0 * j["efficiency"].get<double>(),
-      lat["avg"].get<double>(), lat["p50"].get<double>(), lat["p99"].get<double>(),
-      100.0 * j["row_hit_rate"].get<double>(), j["read_write_turnarounds"].get<uint64_t>());
+      j["peak_bandwidth_gbps"].get<double>(), 100.0 * j["efficiency"].get<double>());
   if (j.contains("offered_gbps"))
     s += fmt::format("offered    {:.2f} GB/s\n", j["offered_gbps"].get<double>());
+  s += fmt::format(
+      "latency    avg {:.1f} ns, p50 {:.1f} ns, p99 {:.1f} ns\n"
+      "row hits   {:.1f}%, {} read/write turnarounds\n",
+      lat["avg"].get<double>(), lat["p50"].get<double>(), lat["p99"].get<double>(),
+      100.0 * j["row_hit_rate"].get<double>(), j["read_write_turnarounds"].get<uint64_t>());
   std::string util;
   for (const auto& p : j["partitions"])
     util += fmt::format(" {:.0f}%", 100.0 * p["utilization"].get<double>());

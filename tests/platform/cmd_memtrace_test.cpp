@@ -69,11 +69,13 @@ TEST_F(MemtraceTest, StreamReachesNinetyPercentOfThePeakIntoThePartitions) {
 
 // An offered load far below the peak (4 GB/s of the 8800 GTX's 86.4) is delivered in full: the
 // last of N requests is offered at (N - 1) * size / rate and answered within a microsecond, so the
-// bandwidth is N * size over that, less than rate * N / (N - 1). Twice the peak offered gets the
-// peak at most, and longer latency (the sweep of scripts/memsweep, tests/platform, goes further).
-TEST_F(MemtraceTest, ARateFarBelowThePeakIsDeliveredAndOneAboveItIsCappedAtThePeak) {
+// bandwidth is N * size over that, less than rate * N / (N - 1). Twice the peak offered gets what
+// the same requests unpaced get (random reads sustain about a third of the peak), with longer
+// latency (the sweep of scripts/memsweep, tests/platform, goes further).
+TEST_F(MemtraceTest, ARateFarBelowThePeakIsDeliveredAndOnePastSaturationGetsWhatIsSustained) {
   constexpr uint64_t kRequests = 4000;
   const std::string light = dir.file("light.json"), heavy = dir.file("heavy.json");
+  const std::string unpaced = dir.file("unpaced.json");
   const std::string args = "memtrace --config " + kConfigs +
                            "/tesla-8800gtx.json --pattern random --requests " +
                            std::to_string(kRequests) + " --stats-out ";
@@ -81,14 +83,17 @@ TEST_F(MemtraceTest, ARateFarBelowThePeakIsDeliveredAndOneAboveItIsCappedAtThePe
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_THAT(o.out, HasSubstr("offered    4.00 GB/s"));
   ASSERT_EQ(gpusoc(args + heavy + " --rate 172.8").status, 0);
-  const nlohmann::json l = load_json(light), h = load_json(heavy);
+  ASSERT_EQ(gpusoc(args + unpaced).status, 0);
+  const nlohmann::json l = load_json(light), h = load_json(heavy), u = load_json(unpaced);
   EXPECT_EQ(l["offered_gbps"].get<double>(), 4.0);
   const double interval_ns = 32 / 4.0;
   EXPECT_GE(l["elapsed_ns"].get<double>(), (kRequests - 1) * interval_ns);
   EXPECT_LE(l["elapsed_ns"].get<double>(), (kRequests - 1) * interval_ns + 1000);
   EXPECT_LE(l["bandwidth_gbps"].get<double>(), 4.0 * kRequests / (kRequests - 1));
   EXPECT_GT(l["bandwidth_gbps"].get<double>(), 0.97 * 4.0);
-  EXPECT_LE(h["bandwidth_gbps"].get<double>(), h["peak_bandwidth_gbps"].get<double>());
+  const double sustained = u["bandwidth_gbps"].get<double>();
+  EXPECT_LT(sustained, 0.5 * h["peak_bandwidth_gbps"].get<double>());
+  EXPECT_NEAR(h["bandwidth_gbps"].get<double>(), sustained, 0.02 * sustained);
   EXPECT_GT(h["latency_ns"]["avg"].get<double>(), 1.2 * l["latency_ns"]["avg"].get<double>());
 }
 
