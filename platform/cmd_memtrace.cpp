@@ -4,6 +4,7 @@
 // writes the whole report (docs/memory.md describes it).
 #include <cmath>
 #include <iostream>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -19,34 +20,32 @@
 namespace gpusoc::platform {
 namespace {
 
-uint64_t positive(const CommandContext& ctx, const std::string& option, uint64_t fallback) {
+// The option's value, a positive T written whole (an integer, or for a floating-point T a finite
+// number); `fallback` when the option is not given.
+template <typename T>
+T positive(const CommandContext& ctx, const std::string& option, T fallback) {
+  constexpr bool kReal = std::is_floating_point_v<T>;
   const auto text = ctx.options.get(option);
   if (!text) return fallback;
   try {
     size_t used = 0;
-    const uint64_t value = std::stoull(*text, &used, 0);
-    if (used == text->size() && value > 0) return value;
+    T value;
+    if constexpr (kReal) {
+      value = std::stod(*text, &used);
+    } else {
+      value = std::stoull(*text, &used, 0);
+    }
+    if (used == text->size() && value > 0 && std::isfinite(double(value))) return value;
   } catch (const std::exception&) {
   }
-  throw UsageError(fmt::format("--{} '{}': expected a positive integer", option, *text));
-}
-
-double positive_number(const CommandContext& ctx, const std::string& option) {
-  const auto text = ctx.options.get(option);
-  if (!text) return 0;
-  try {
-    size_t used = 0;
-    const double value = std::stod(*text, &used);
-    if (used == text->size() && value > 0 && std::isfinite(value)) return value;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(fmt::format("--{} '{}': expected a positive number", option, *text));
+  throw UsageError(fmt::format("--{} '{}': expected a positive {}", option, *text,
+                               kReal ? "number" : "integer"));
 }
 
 int memtrace(const CommandContext& ctx) {
   const GpuSpec spec = GpuSpec::from_config(ctx.config);
   memsys::MemoryDescription memory = memory_description(spec, 0);
-  memory.ports = uint32_t(positive(ctx, "ports", spec.total_sms()));
+  memory.ports = uint32_t(positive<uint64_t>(ctx, "ports", spec.total_sms()));
   memsys::HierarchyConfig config = memsys::hierarchy_config_from(ctx.config, memory);
   const std::string into = ctx.options.get("into").value_or("crossbar");
   if (into != "crossbar" && into != "partitions")
@@ -57,7 +56,7 @@ int memtrace(const CommandContext& ctx) {
   const auto trace = ctx.options.get("trace");
   const auto pattern = ctx.options.get("pattern");
   if (trace && pattern) throw UsageError("--trace and --pattern: give one of them");
-  const double rate = positive_number(ctx, "rate");
+  const double rate = positive<double>(ctx, "rate", 0);
   if (trace && rate > 0)
     throw UsageError("--rate: a trace file gives each request's time itself; --rate is for "
                      "--pattern");
@@ -66,10 +65,10 @@ int memtrace(const CommandContext& ctx) {
   } else {
     memsys::PatternSpec spec_p;
     spec_p.pattern = pattern.value_or("stream");
-    spec_p.requests = positive(ctx, "requests", spec_p.requests);
-    spec_p.bytes = uint32_t(positive(ctx, "size", spec_p.bytes));
-    spec_p.footprint = positive(ctx, "footprint", spec_p.footprint);
-    spec_p.seed = positive(ctx, "seed", spec_p.seed);
+    spec_p.requests = positive<uint64_t>(ctx, "requests", spec_p.requests);
+    spec_p.bytes = uint32_t(positive<uint64_t>(ctx, "size", spec_p.bytes));
+    spec_p.footprint = positive<uint64_t>(ctx, "footprint", spec_p.footprint);
+    spec_p.seed = positive<uint64_t>(ctx, "seed", spec_p.seed);
     spec_p.rate_gbps = rate;
     source = memsys::pattern_source(spec_p);
   }
