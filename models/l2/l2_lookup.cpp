@@ -56,7 +56,7 @@ auto L2Slice::Impl::lookup(const MemPacket& p, uint64_t cycle) -> Wait {
   const uint32_t evicted_dirty = slot == kNone ? dirty[held_victim] : 0;
   if (slot == kNone) {
     slot = held_victim;
-    if (tag[slot] == kNoLine) --unsettled[set];
+    empty_ways[set] &= ~(uint64_t(1) << (slot - set * ways));
     tag[slot] = line;
     valid[slot] = dirty[slot] = 0;
     policy->inserted(set, slot - set * ways);
@@ -81,7 +81,7 @@ auto L2Slice::Impl::lookup_write(const MemPacket& p, uint64_t cycle, uint64_t li
   if (replies.full()) return Wait::Queue;
   if (slot == kNone) {
     slot = held_victim;
-    if (tag[slot] == kNoLine) --unsettled[set];
+    empty_ways[set] &= ~(uint64_t(1) << (slot - set * ways));
     evict(slot);
     tag[slot] = line;
     policy->inserted(set, slot - set * ways);
@@ -114,20 +114,12 @@ auto L2Slice::Impl::pass_through(const MemPacket& p) -> Wait {
 // case (a full set): empty ways only exist until the set first fills.
 uint32_t L2Slice::Impl::choose_victim(uint32_t set) {
   if (held_victim != kNone) return held_victim;
-  const uint32_t base = set * ways;
-  if (unsettled[set] == 0) return held_victim = base + policy->victim(set, every_way);
-  bool any = false, empty = false;
-  for (uint32_t w = 0; w < ways; ++w) {
-    const bool free = pending[base + w] == kNone;
-    candidate[w] = free;
-    any |= free;
-    empty |= free & (tag[base + w] == kNoLine);
-  }
-  if (!any) return kNone;
-  if (empty) {
-    for (uint32_t w = 0; w < ways; ++w) candidate[w] &= tag[base + w] == kNoLine;
-  }
-  held_victim = base + policy->victim(set, candidate);
+  // Ways whose line is not on its way; never-filled ones among them first.
+  const uint64_t all = ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1;
+  const uint64_t free = all & ~pending_ways[set];
+  if (free == 0) return kNone;
+  const uint64_t empty = free & empty_ways[set];
+  held_victim = set * ways + policy->victim(set, empty != 0 ? empty : free);
   return held_victim;
 }
 
@@ -167,7 +159,7 @@ uint32_t L2Slice::Impl::take_mshr(uint64_t line, uint32_t slot) {
   mshrs[m] = Mshr{true, false, line, slot, 0, 0};
   if (slot != kNone) {
     pending[slot] = m;
-    ++unsettled[set_of(line)];
+    pending_ways[slot / ways] |= uint64_t(1) << (slot % ways);
   }
   return m;
 }
@@ -235,7 +227,7 @@ bool L2Slice::Impl::place(uint32_t m, uint64_t from) {
   if (kept == 0 && mshr.fetching == 0) {
     if (mshr.slot != kNone) {
       pending[mshr.slot] = kNone;
-      --unsettled[set_of(mshr.line)];
+      pending_ways[mshr.slot / ways] &= ~(uint64_t(1) << (mshr.slot % ways));
     }
     mshr.busy = false;
     free_mshrs.push_back(m);

@@ -88,8 +88,9 @@ class ReplacementPolicy {
   /// A new line was allocated into way `way` of `set` (a use as well, unless the policy cares
   /// about insertion order only, as FIFO does).
   virtual void inserted(uint32_t set, uint32_t way) { touched(set, way); }
-  /// A victim among the ways whose `candidate` flag is set (at least one is). Deterministic.
-  virtual uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) = 0;
+  /// A victim among the ways whose bit is set in `candidates` (at least one is; ways <= 64).
+  /// Deterministic.
+  virtual uint32_t victim(uint32_t set, uint64_t candidates) = 0;
 };
 /// ConfigError for an unknown name, naming the known ones.
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name,

@@ -111,9 +111,8 @@ struct L2Slice::Impl {
   std::vector<uint64_t> tag;
   std::vector<uint32_t> valid, dirty, pending;  // sector masks; pending: the MSHR or kNone
   std::unique_ptr<ReplacementPolicy> policy;
-  std::vector<uint32_t> unsettled;  // per set: ways empty or pending (0: every way may go)
-  std::vector<uint8_t> candidate;   // ways, reused by every victim choice
-  std::vector<uint8_t> every_way;   // all ones
+  // Per set, a bit per way: never filled (tag kNoLine); its line pending (an MSHR's).
+  std::vector<uint64_t> empty_ways, pending_ways;
   uint32_t held_victim = kNone;     // chosen for the blocked head, kept so retries agree
 
   std::vector<Mshr> mshrs;

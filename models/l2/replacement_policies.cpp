@@ -12,16 +12,15 @@ namespace gpusoc::l2 {
 namespace {
 
 // The candidate with the smallest stamp; ties go to the lowest way, so never-used ways (stamp 0)
-// go first in way order. Without data-dependent branches (sets are small and hot): each way is
-// one number, its stamp above its way (ways <= 256; stamps count accesses, far below 2^56), all
-// ones when it is not a candidate, and the least wins.
-uint32_t oldest(const uint64_t* stamps, const std::vector<uint8_t>& candidate) {
+// go first in way order. Each candidate is one number, its stamp above its way (ways <= 64;
+// stamps count accesses, far below 2^58), and the least wins.
+uint32_t oldest(const uint64_t* stamps, uint64_t candidates) {
   uint64_t least = ~uint64_t(0);
-  for (uint32_t w = 0; w < candidate.size(); ++w) {
-    const uint64_t excluded = uint64_t(candidate[w] == 0) * ~uint64_t(0);
-    least = std::min(least, (stamps[w] << 8 | w) | excluded);
+  for (; candidates != 0; candidates &= candidates - 1) {
+    const uint32_t w = uint32_t(__builtin_ctzll(candidates));
+    least = std::min(least, stamps[w] << 6 | w);
   }
-  return uint32_t(least & 0xff);
+  return uint32_t(least & 63);
 }
 
 // Evicts the way with the oldest stamp. LRU stamps on every hit and fill; FIFO only on fills, so
@@ -35,8 +34,8 @@ class StampPolicy final : public ReplacementPolicy {
     if (stamp_hits_) stamp(set, way);
   }
   void inserted(uint32_t set, uint32_t way) override { stamp(set, way); }
-  uint32_t victim(uint32_t set, const std::vector<uint8_t>& candidate) override {
-    return oldest(&stamp_[size_t(set) * ways_], candidate);
+  uint32_t victim(uint32_t set, uint64_t candidates) override {
+    return oldest(&stamp_[size_t(set) * ways_], candidates);
   }
 
  private:
@@ -52,16 +51,14 @@ class RandomPolicy final : public ReplacementPolicy {
  public:
   const char* name() const override { return "random"; }
   void touched(uint32_t, uint32_t) override {}
-  uint32_t victim(uint32_t, const std::vector<uint8_t>& candidate) override {
-    uint32_t count = 0;
-    for (uint8_t c : candidate) count += c != 0;
+  uint32_t victim(uint32_t, uint64_t candidates) override {
+    const uint32_t count = uint32_t(__builtin_popcountll(candidates));
     state_ ^= state_ >> 12;
     state_ ^= state_ << 25;
     state_ ^= state_ >> 27;
     uint32_t pick = uint32_t((state_ * 0x2545F4914F6CDD1DULL) >> 32) % count;
-    for (uint32_t w = 0;; ++w) {
-      if (candidate[w] && pick-- == 0) return w;
-    }
+    for (; pick > 0; --pick) candidates &= candidates - 1;  // drop the pick lowest candidates
+    return uint32_t(__builtin_ctzll(candidates));
   }
 
  private:

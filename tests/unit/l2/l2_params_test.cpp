@@ -67,9 +67,9 @@ TEST(L2Params, ASizeThatIsNoWholeNumberOfSetsIsAnErrorNamingTheKey) {
 
 TEST(L2Params, EachBadValueNamesItsKey) {
   expect_names(problem_with([](L2Config& c) { c.ways = 0; }), "l2.ways");
-  expect_names(problem_with([](L2Config& c) {  // the victim choice packs a way in 8 bits
-                 c.ways = 512;
-                 c.size_bytes = uint64_t(c.line_bytes) * 512;
+  expect_names(problem_with([](L2Config& c) {  // a set's ways are one 64-bit word
+                 c.ways = 65;
+                 c.size_bytes = uint64_t(c.line_bytes) * 65;
                }),
                "l2.ways");
   expect_names(problem_with([](L2Config& c) { c.ways = 16; }), "l2.size_bytes");

@@ -10,7 +10,7 @@
 namespace gpusoc::l2 {
 namespace {
 
-const std::vector<uint8_t> kAll{1, 1, 1, 1};
+constexpr uint64_t kAll = 0b1111;  // candidates: a bit per way
 
 TEST(L2Replacement, LruEvictsTheLeastRecentlyUsedCandidate) {
   auto lru = make_replacement_policy("lru", 2, 4);
@@ -19,11 +19,23 @@ TEST(L2Replacement, LruEvictsTheLeastRecentlyUsedCandidate) {
   lru->touched(0, 1);
   lru->touched(0, 0);
   EXPECT_EQ(lru->victim(0, kAll), 2u);  // order now 2, 3, 1, 0
-  EXPECT_EQ(lru->victim(0, {1, 1, 0, 1}), 3u);
-  EXPECT_EQ(lru->victim(0, {1, 1, 0, 0}), 1u);
+  EXPECT_EQ(lru->victim(0, 0b1011), 3u);
+  EXPECT_EQ(lru->victim(0, 0b0011), 1u);
   EXPECT_EQ(lru->victim(1, kAll), 0u);  // the other set is untouched
   lru->touched(1, 0);
   EXPECT_EQ(lru->victim(1, kAll), 1u);
+}
+
+TEST(L2Replacement, SixtyFourWaysAreOneWordOfCandidates) {
+  auto lru = make_replacement_policy("lru", 1, 64);
+  const uint64_t all = ~uint64_t(0);
+  EXPECT_EQ(lru->victim(0, uint64_t(1) << 63), 63u);
+  lru->inserted(0, 63);  // the oldest once every other way is used after it
+  for (uint32_t w = 0; w < 63; ++w) lru->inserted(0, w);
+  EXPECT_EQ(lru->victim(0, all), 63u);
+  lru->touched(0, 63);
+  EXPECT_EQ(lru->victim(0, all), 0u);
+  EXPECT_EQ(lru->victim(0, all & ~uint64_t(1)), 1u);
 }
 
 TEST(L2Replacement, FifoEvictsTheOldestInsertionWhateverTheHits) {
@@ -34,13 +46,13 @@ TEST(L2Replacement, FifoEvictsTheOldestInsertionWhateverTheHits) {
   EXPECT_EQ(fifo->victim(0, kAll), 2u);
   fifo->inserted(0, 2);
   EXPECT_EQ(fifo->victim(0, kAll), 0u);
-  EXPECT_EQ(fifo->victim(0, {0, 1, 1, 1}), 3u);
+  EXPECT_EQ(fifo->victim(0, 0b1110), 3u);
 }
 
 TEST(L2Replacement, RandomPicksOnlyCandidatesReproduciblyAndReachesEach) {
   auto a = make_replacement_policy("random", 1, 4);
   auto b = make_replacement_policy("random", 1, 4);
-  const std::vector<uint8_t> some{1, 0, 1, 1};
+  constexpr uint64_t some = 0b1101;
   std::vector<int> picked(4, 0);
   for (int i = 0; i < 200; ++i) {
     const uint32_t v = a->victim(0, some);
