@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "models/common/bit_count.h"
+
 namespace gpusoc {
 
 enum class MemOp : uint8_t {
@@ -30,7 +32,7 @@ struct MemPacket {
   AtomicOp atomic = AtomicOp::Add;  // op Atomic: which one
   uint16_t source = 0;              // the requesting port (SM, or trace source) the reply goes to
 
-  uint32_t sectors() const { return uint32_t(__builtin_popcount(sector_mask)); }
+  uint32_t sectors() const { return count_bits(sector_mask); }
   uint32_t data_bytes() const { return sectors() * kSectorBytes; }
   /// Whether the packet carries data in the request direction (writes and atomics' operands).
   bool request_carries_data() const { return op != MemOp::Read; }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/bit_count.h"
 #include "models/common/error.h"
 #include "models/l2/l2_slice_impl.h"
 
@@ -138,7 +139,7 @@ void L2Slice::Impl::send_fill(uint32_t m, uint64_t line, uint32_t sectors) {
   memory.push_back(fill);
   mshrs[m].fetching |= sectors;
   ++stats.fills;
-  stats.fill_sectors += uint32_t(__builtin_popcount(sectors));
+  stats.fill_sectors += count_bits(sectors);
 }
 
 void L2Slice::Impl::send_writeback(uint64_t line, uint32_t sectors) {
@@ -150,7 +151,7 @@ void L2Slice::Impl::send_writeback(uint64_t line, uint32_t sectors) {
   wb.op = MemOp::Write;
   memory.push_back(wb);
   ++stats.writebacks;
-  stats.writeback_sectors += uint32_t(__builtin_popcount(sectors));
+  stats.writeback_sectors += count_bits(sectors);
 }
 
 uint32_t L2Slice::Impl::take_mshr(uint64_t line, uint32_t slot) {

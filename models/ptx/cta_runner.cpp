@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "models/common/bit_count.h"
+
 namespace gpusoc::ptx {
 namespace {
 // Instructions a warp runs before the next one gets a turn: long enough to be cheap, short
@@ -24,7 +26,7 @@ CtaRunner::CtaRunner(const LaunchContext& launch) : launch_(launch) {
 uint32_t CtaRunner::live_threads() const {
   uint32_t live = 0;
   for (size_t w = 0; w < warps_.size(); ++w) {
-    live += unsigned(__builtin_popcount(lanes_[w] & ~warps_[w].finished_lanes()));
+    live += count_bits(lanes_[w] & ~warps_[w].finished_lanes());
   }
   return live;
 }
@@ -33,7 +35,7 @@ void CtaRunner::arrive(uint32_t w) {
   const Warp::BarrierArrival& a = warps_[w].barrier();
   Barrier& b = barriers_[a.id];
   b.arrived += a.threads;
-  b.voters += unsigned(__builtin_popcount(a.lanes));
+  b.voters += count_bits(a.lanes);
   b.true_lanes += a.red_true_lanes;
   if (a.count) b.expected = a.count;
   if (a.waits) {

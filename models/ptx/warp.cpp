@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "models/common/bit_count.h"
 #include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
 
@@ -232,7 +233,7 @@ void Warp::arrive_barrier(const Inst& in, LaneMask exec) {
   // Barriers are executed per warp (PTX ISA, bar): the arrival counts the whole warp, so lanes
   // parked on another SIMT path (say, on their way to an early return) do not hold it up. Against
   // an explicit thread count (a multiple of the warp size) a warp counts as a full warp.
-  barrier_.threads = barrier_.count ? kWarpSize : unsigned(__builtin_popcount(~exited_));
+  barrier_.threads = barrier_.count ? kWarpSize : count_bits(~exited_);
   if (in.op == Op::BarRed) {
     const Operand& p = in.src(srcs - 1);
     for (LaneMask m = exec; m; m &= m - 1) {
@@ -299,7 +300,7 @@ uint64_t Warp::run(uint64_t budget) {
     }
     ++warp_instructions_;
     ++class_counts_[size_t(in.cls)];
-    thread_instructions_ += unsigned(__builtin_popcount(exec));
+    thread_instructions_ += count_bits(exec);
     if (in.exec) {
       ctx_.exec = exec;
       ctx_.active = active_;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/bit_count.h"
 #include "models/ptx/inst.h"
 
 namespace gpusoc::sm {
@@ -28,6 +29,6 @@ void coalesce(const uint64_t* addresses, ptx::LaneMask lanes, unsigned bytes,
               const CoalescerGeometry& geometry, std::vector<LineRequest>& out);
 
 /// Sectors in a mask.
-inline unsigned sector_count(uint32_t mask) { return unsigned(__builtin_popcount(mask)); }
+inline unsigned sector_count(uint32_t mask) { return count_bits(mask); }
 
 }  // namespace gpusoc::sm
