@@ -130,6 +130,10 @@ MemoryPartition::~MemoryPartition() = default;
 bool MemoryPartition::can_accept(const MemPacket& packet) const {
   Impl& p = *impl_;
   p.split(packet);
+  if (p.bursts.size() == 1) {  // most packets: one sector, or sectors within one burst
+    const Burst& b = p.bursts.front();
+    return p.controllers[b.channel]->can_accept(b.request.write);
+  }
   // Only the channels the bursts go to: count, compare, and clear the counts again.
   for (const Burst& b : p.bursts) ++p.need[b.channel * 2 + b.request.write];
   bool room = true;
