@@ -1,6 +1,6 @@
 // The L2's replacement policies, chosen by name. Per-set state lives in flat arrays indexed by
 // set * ways + way, so a choice costs O(ways) and allocates nothing.
-#include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,39 +11,39 @@
 namespace gpusoc::l2 {
 namespace {
 
-// The candidate with the smallest stamp; ties go to the lowest way, so never-used ways (stamp 0)
-// go first in way order. Each candidate is one number, its stamp above its way (ways <= 64;
-// stamps count accesses, far below 2^58), and the least wins.
-uint32_t oldest(const uint64_t* stamps, uint64_t candidates) {
-  uint64_t least = ~uint64_t(0);
-  for (; candidates != 0; candidates &= candidates - 1) {
-    const uint32_t w = uint32_t(__builtin_ctzll(candidates));
-    least = std::min(least, stamps[w] << 6 | w);
-  }
-  return uint32_t(least & 63);
-}
-
-// Evicts the way with the oldest stamp. LRU stamps on every hit and fill; FIFO only on fills, so
-// hits leave the order alone.
-class StampPolicy final : public ReplacementPolicy {
+// Evicts the least recently used candidate (LRU: hits and fills are uses) or the first filled
+// (FIFO: fills only). Per set, its ways in order of use, the latest first: a victim is found
+// from the back, where candidates nearly always are, and a use moves its way to the front (a
+// few bytes). Never-used ways start at the back in way order, so the lowest goes first.
+class RecencyPolicy final : public ReplacementPolicy {
  public:
-  StampPolicy(uint32_t sets, uint32_t ways, bool stamp_hits)
-      : ways_(ways), stamp_hits_(stamp_hits), stamp_(size_t(sets) * ways, 0) {}
-  const char* name() const override { return stamp_hits_ ? "lru" : "fifo"; }
-  void touched(uint32_t set, uint32_t way) override {
-    if (stamp_hits_) stamp(set, way);
+  RecencyPolicy(uint32_t sets, uint32_t ways, bool hits_count)
+      : ways_(ways), hits_count_(hits_count), order_(size_t(sets) * ways) {
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = uint8_t(ways - 1 - i % ways);
   }
-  void inserted(uint32_t set, uint32_t way) override { stamp(set, way); }
+  const char* name() const override { return hits_count_ ? "lru" : "fifo"; }
+  void touched(uint32_t set, uint32_t way) override {
+    if (hits_count_) to_front(set, way);
+  }
+  void inserted(uint32_t set, uint32_t way) override { to_front(set, way); }
   uint32_t victim(uint32_t set, uint64_t candidates) override {
-    return oldest(&stamp_[size_t(set) * ways_], candidates);
+    const uint8_t* order = &order_[size_t(set) * ways_];
+    uint32_t i = ways_ - 1;
+    while (i > 0 && !(candidates >> order[i] & 1)) --i;
+    return order[i];
   }
 
  private:
-  void stamp(uint32_t set, uint32_t way) { stamp_[size_t(set) * ways_ + way] = ++clock_; }
+  void to_front(uint32_t set, uint32_t way) {
+    uint8_t* order = &order_[size_t(set) * ways_];
+    uint32_t i = 0;
+    while (order[i] != way) ++i;
+    std::memmove(order + 1, order, i);
+    order[0] = uint8_t(way);
+  }
   uint32_t ways_;
-  bool stamp_hits_;
-  uint64_t clock_ = 0;
-  std::vector<uint64_t> stamp_;
+  bool hits_count_;
+  std::vector<uint8_t> order_;  // ways x sets (ways <= 64)
 };
 
 // Uniform among the candidates, from a fixed-seed xorshift64* generator: runs repeat exactly.
@@ -74,8 +74,8 @@ const std::vector<std::string>& replacement_policy_names() {
 
 std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name, uint32_t sets,
                                                            uint32_t ways) {
-  if (name == "lru") return std::make_unique<StampPolicy>(sets, ways, true);
-  if (name == "fifo") return std::make_unique<StampPolicy>(sets, ways, false);
+  if (name == "lru") return std::make_unique<RecencyPolicy>(sets, ways, true);
+  if (name == "fifo") return std::make_unique<RecencyPolicy>(sets, ways, false);
   if (name == "random") return std::make_unique<RandomPolicy>();
   throw ConfigError(fmt::format("unknown replacement policy '{}' (known: {})", name,
                                 fmt::join(replacement_policy_names(), ", ")));
