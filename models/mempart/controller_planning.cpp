@@ -5,7 +5,7 @@
 // nothing. Planning is incremental: each bank's candidate (its request, next command, and when
 // the bank's own constraints allow it) is kept until a command to that bank or an arrival for it;
 // the constraints banks share (tRRD, tFAW, tCCD, tWTR, the data bus) the channel keeps once per
-// bank group (DramChannel::shared_table()); so a plan is one scan over the banks with requests.
+// bank group (DramChannel::shared_table()); so a plan is one branch-free scan over the banks.
 #include <algorithm>
 
 #include "models/mempart/memory_controller.h"
@@ -116,18 +116,15 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
     }
     return best;
   }
-  // The scan every command pays for, over the banks with requests and branch-free within: the
-  // least (cycle, key) as one 128-bit number, whose low bits (the key's) name the bank.
+  // The scan every command pays for, branch-free over the banks: the least (cycle, key) as one
+  // 128-bit number, whose low bits (the key's) name the bank.
   using Packed = unsigned __int128;
   const uint64_t* shared = channel_.shared_table();
   Packed least = ~Packed(0);
-  for (uint32_t w = 0; w < q.stale_words; ++w) {
-    for (uint64_t bits = q.occupied[w]; bits != 0; bits &= bits - 1) {
-      const uint32_t bank = w * 64 + uint32_t(__builtin_ctzll(bits));
-      const uint64_t at = std::max({q.own[bank], shared[q.shared[bank]], now});
-      const Packed v = Packed(at) << 64 | q.key[bank];
-      least = v < least ? v : least;
-    }
+  for (uint32_t bank = 0, banks = uint32_t(q.key.size()); bank < banks; ++bank) {
+    const uint64_t at = std::max({q.own[bank], shared[q.shared[bank]], now});
+    const Packed v = Packed(at) << 64 | q.key[bank];
+    least = v < least ? v : least;
   }
   const uint64_t at_best = uint64_t(least >> 64);
   if (at_best < best.cycle) {

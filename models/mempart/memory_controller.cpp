@@ -94,7 +94,6 @@ MemoryController::MemoryController(const DramTiming& timing, const ControllerCon
     q->candidates.resize(banks);
     q->queued.assign(banks * q->capacity, 0);
     q->stale_words = uint32_t((banks + 63) / 64);
-    q->occupied.assign(q->stale_words, 0);
     q->key.assign(banks, ~0ull);
     q->own.assign(banks, kNever);
     q->shared.assign(banks, 0);
@@ -149,7 +148,6 @@ void MemoryController::enqueue(const MemRequest& request) {
   s.outcome = kHit;
   Candidate& c = q.candidates[s.bank];
   q.queued_of(s.bank)[c.queued++] = index;
-  q.occupied[s.bank >> 6] |= uint64_t(1) << (s.bank & 63);
   q.mark_stale(s.bank);
   if (request.write && writes_.size >= config_.write_high) draining_ = true;
   if (!plan_valid_ || request.write != served_writes) {
@@ -272,7 +270,7 @@ void MemoryController::serve(Queue& q, uint32_t index, DramCommand& c, uint64_t 
     }
   }
   std::copy(at + 1, end, at);
-  if (--count == 0) q.occupied[s.bank >> 6] &= ~(uint64_t(1) << (s.bank & 63));
+  --count;
   q.free.push_back(index);
   --q.size;
   if (r.write && writes_.size <= config_.write_low) draining_ = false;

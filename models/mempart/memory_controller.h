@@ -150,8 +150,6 @@ class MemoryController {
     // in both queues, so both queues' words share one block (stale_words_), which stays cached.
     uint64_t* stale = nullptr;
     uint32_t stale_words = 0;
-    // Banks with requests queued, a bit each: planning's scan skips the others.
-    std::vector<uint64_t> occupied;
     bool is_stale(uint32_t bank) const { return stale[bank >> 6] >> (bank & 63) & 1; }
     void mark_stale(uint32_t bank) const { stale[bank >> 6] |= uint64_t(1) << (bank & 63); }
     void clear_stale(uint32_t bank) const { stale[bank >> 6] &= ~(uint64_t(1) << (bank & 63)); }
