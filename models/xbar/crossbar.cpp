@@ -2,7 +2,8 @@
 // (input, output) filed under its output; the first cycle any request can be granted is kept
 // exact (next_grant), so advance() jumps from grant cycle to grant cycle and the cycles in
 // between cost one pass over the waiting inputs for their statistics. All storage is sized at
-// construction: input buffers are slot pools with intrusive lists, output buffers are rings.
+// construction: input buffers are slot pools with intrusive lists, output buffers are rings, and
+// what a grant touches of a port lies together in its InputPort or OutputPort.
 #include "models/xbar/crossbar.h"
 
 #include <algorithm>
@@ -51,6 +52,20 @@ struct Crossbar::Impl {
     uint64_t cycle;
     uint32_t output, bytes;
   };
+  // What a push, a grant or a settle touches of one port, together (a line or two).
+  struct InputPort {
+    uint64_t free_at = 0;                   // first cycle it is not transmitting
+    mutable uint64_t charge_from = 0;       // settle()'s first uncharged cycle
+    uint32_t oldest = kNil, newest = kNil;  // its packets, in arrival order
+    uint32_t free_count = 0;                // free slots (free_slots)
+    mutable CrossbarPortStats stats;        // waiting cycles settled lazily
+  };
+  struct OutputPort {
+    uint64_t free_at = 0;
+    uint32_t head = 0, count = 0;  // its ring of arrivals
+    uint32_t requesters = 0;       // inputs with a request for it
+    CrossbarPortStats stats;
+  };
   // A list of port indices with O(1) insertion and removal (order is not kept).
   struct PortSet {
     std::vector<uint32_t> items, position;
@@ -80,25 +95,16 @@ struct Crossbar::Impl {
         voq(arbiter->virtual_output_queues()),
         slots(size_t(in) * c.input_buffer),
         free_slots(slots.size()),
-        free_count(in, c.input_buffer),
-        oldest(in, kNil),
-        newest(in, kNil),
-        input_free_at(in, 0),
+        in_ports(in),
         queue_head(voq ? size_t(in) * out : 0, kNil),
         queue_tail(queue_head.size(), kNil),
-        request_slot(size_t(in) * out, kNil),
-        request_position(size_t(in) * out, kNil),
+        pairs(size_t(in) * out),
         requesters(size_t(out) * in),
-        requester_count(out, 0),
         active_outputs(out),
         active_inputs(in),
         arrivals(size_t(out) * c.output_buffer),
-        arrival_head(out, 0),
-        arrival_count(out, 0),
-        output_free_at(out, 0),
-        charge_from(in, 0),
-        input_stats(in),
-        output_stats(out) {
+        out_ports(out) {
+    for (InputPort& port : in_ports) port.free_count = c.input_buffer;
     for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
     deliveries.resize(arrivals.size());  // a delivery holds its arrival's slot
     delivered.reserve(arrivals.size());
@@ -110,9 +116,9 @@ struct Crossbar::Impl {
     const bool data = request_direction ? p.request_carries_data() : p.reply_carries_data();
     return config.header_bytes + (data ? p.data_bytes() : 0);
   }
-  bool full(uint32_t o) const { return arrival_count[o] == config.output_buffer; }
+  bool full(uint32_t o) const { return out_ports[o].count == config.output_buffer; }
   uint64_t eligible(uint32_t input, uint32_t slot) const {
-    return std::max(input_free_at[input], slots[slot].eligible);
+    return std::max(in_ports[input].free_at, slots[slot].eligible);
   }
   size_t pair(uint32_t i, uint32_t o) const { return size_t(i) * outputs + o; }
 
@@ -120,11 +126,11 @@ struct Crossbar::Impl {
   uint64_t grant_cycle(uint32_t o) const {
     if (full(o)) return kNever;
     uint64_t first = kNever;
-    for (uint32_t k = 0; k < requester_count[o]; ++k) {
+    for (uint32_t k = 0; k < out_ports[o].requesters; ++k) {
       const uint32_t i = requesters[size_t(o) * inputs + k];
-      first = std::min(first, eligible(i, request_slot[pair(i, o)]));
+      first = std::min(first, eligible(i, pairs[pair(i, o)].slot));
     }
-    return first == kNever ? kNever : std::max({first, output_free_at[o], now});
+    return first == kNever ? kNever : std::max({first, out_ports[o].free_at, now});
   }
   void recompute_next_grant() {
     next_grant = kNever;
@@ -132,43 +138,43 @@ struct Crossbar::Impl {
   }
 
   void add_request(uint32_t i, uint32_t o, uint32_t slot) {
-    request_slot[pair(i, o)] = slot;
-    if (requester_count[o] == 0) active_outputs.insert(o);
-    request_position[pair(i, o)] = requester_count[o];
-    requesters[size_t(o) * inputs + requester_count[o]++] = i;
+    pairs[pair(i, o)].slot = slot;
+    if (out_ports[o].requesters == 0) active_outputs.insert(o);
+    pairs[pair(i, o)].position = out_ports[o].requesters;
+    requesters[size_t(o) * inputs + out_ports[o].requesters++] = i;
     if (!full(o)) {
-      next_grant = std::min(next_grant, std::max({eligible(i, slot), output_free_at[o], now}));
+      next_grant = std::min(next_grant, std::max({eligible(i, slot), out_ports[o].free_at, now}));
     }
   }
   void remove_request(uint32_t i, uint32_t o) {
     uint32_t* list = &requesters[size_t(o) * inputs];
-    const uint32_t at = request_position[pair(i, o)];
-    const uint32_t last = list[--requester_count[o]];
+    const uint32_t at = pairs[pair(i, o)].position;
+    const uint32_t last = list[--out_ports[o].requesters];
     list[at] = last;
-    request_position[pair(last, o)] = at;
-    request_position[pair(i, o)] = kNil;
-    if (requester_count[o] == 0) active_outputs.erase(o);
+    pairs[pair(last, o)].position = at;
+    pairs[pair(i, o)].position = kNil;
+    if (out_ports[o].requesters == 0) active_outputs.erase(o);
   }
 
   void push(uint32_t i, uint32_t o, const MemPacket& packet, uint64_t cycle) {
-    const uint32_t slot = free_slots[size_t(i) * config.input_buffer + --free_count[i]];
+    const uint32_t slot = free_slots[size_t(i) * config.input_buffer + --in_ports[i].free_count];
     Slot& s = slots[slot];
     s.packet = packet;
     s.eligible = std::max(cycle, now);
     s.output = o;
     s.bytes = wire_bytes(packet);
     s.cycles = std::max(1u, (s.bytes + config.width_bytes - 1) / config.width_bytes);
-    s.older = newest[i];
+    s.older = in_ports[i].newest;
     s.newer = s.next_queued = kNil;
-    if (newest[i] == kNil) {
-      oldest[i] = slot;
+    if (in_ports[i].newest == kNil) {
+      in_ports[i].oldest = slot;
       active_inputs.insert(i);
     } else {
-      slots[newest[i]].newer = slot;
+      slots[in_ports[i].newest].newer = slot;
     }
-    newest[i] = slot;
+    in_ports[i].newest = slot;
     if (!voq) {
-      if (oldest[i] == slot) add_request(i, o, slot);
+      if (in_ports[i].oldest == slot) add_request(i, o, slot);
     } else if (queue_head[pair(i, o)] == kNil) {
       queue_head[pair(i, o)] = queue_tail[pair(i, o)] = slot;
       add_request(i, o, slot);
@@ -179,59 +185,60 @@ struct Crossbar::Impl {
   }
 
   void grant(uint32_t i, uint32_t o, uint64_t cycle) {
-    const uint32_t slot = request_slot[pair(i, o)];
+    const uint32_t slot = pairs[pair(i, o)].slot;
     const Slot& s = slots[slot];
-    input_free_at[i] = output_free_at[o] = cycle + s.cycles;
+    in_ports[i].free_at = out_ports[o].free_at = cycle + s.cycles;
     const uint64_t ready = cycle + s.cycles - 1 + config.latency;
-    if (arrival_count[o] + 1 == config.output_buffer) settle_output(o, cycle);  // full from c + 1
-    if (arrival_count[o] == 0) front_ready[o] = ready;
-    uint32_t tail = arrival_head[o] + arrival_count[o]++;  // a ring: wrap without dividing
+    if (out_ports[o].count + 1 == config.output_buffer) settle_output(o, cycle);  // full from c + 1
+    if (out_ports[o].count == 0) front_ready[o] = ready;
+    uint32_t tail = out_ports[o].head + out_ports[o].count++;  // a ring: wrap without dividing
     tail -= tail >= config.output_buffer ? config.output_buffer : 0;
     arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
     add_delivery({ready, o, s.bytes});
-    CrossbarPortStats& in = input_stats[i];
+    CrossbarPortStats& in = in_ports[i].stats;
     ++in.packets;
     in.bytes += s.bytes;
     in.busy_cycles += s.cycles;
-    output_stats[o].busy_cycles += s.cycles;
+    out_ports[o].stats.busy_cycles += s.cycles;
 
-    (s.older == kNil ? oldest[i] : slots[s.older].newer) = s.newer;
-    (s.newer == kNil ? newest[i] : slots[s.newer].older) = s.older;
-    free_slots[size_t(i) * config.input_buffer + free_count[i]++] = slot;
+    (s.older == kNil ? in_ports[i].oldest : slots[s.older].newer) = s.newer;
+    (s.newer == kNil ? in_ports[i].newest : slots[s.newer].older) = s.older;
+    free_slots[size_t(i) * config.input_buffer + in_ports[i].free_count++] = slot;
     if (!voq) {
       remove_request(i, o);
-      if (oldest[i] != kNil) add_request(i, slots[oldest[i]].output, oldest[i]);
+      if (in_ports[i].oldest != kNil)
+        add_request(i, slots[in_ports[i].oldest].output, in_ports[i].oldest);
     } else if (s.next_queued == kNil) {
       queue_head[pair(i, o)] = kNil;
       remove_request(i, o);
     } else {
-      queue_head[pair(i, o)] = request_slot[pair(i, o)] = s.next_queued;
+      queue_head[pair(i, o)] = pairs[pair(i, o)].slot = s.next_queued;
     }
-    if (oldest[i] == kNil) active_inputs.erase(i);
+    if (in_ports[i].oldest == kNil) active_inputs.erase(i);
   }
 
   // Waiting cycles are charged lazily: input i's head has been charged for every cycle before
-  // charge_from[i]; settle(i, to) charges it through `to`, to blocked or conflict cycles by its
-  // output's fullness now. That is exact as long as fullness does not change in between, so
+  // in_ports[i].charge_from; settle(i, to) charges it through `to`, to blocked or conflict cycles
+  // by its output's fullness now. That is exact as long as fullness does not change in between, so
   // every change of an output's fullness first settles the inputs asking for it (settle_output),
   // a grant first settles its input (and leaves out its grant cycle), and reading the statistics
   // settles all. Cheaper than charging every waiting input at every grant cycle.
   void settle(uint32_t i, uint64_t to) const {
-    const uint32_t slot = oldest[i];
+    const uint32_t slot = in_ports[i].oldest;
     if (slot != kNil) {
-      const uint64_t start = std::max(eligible(i, slot), charge_from[i]);
+      const uint64_t start = std::max(eligible(i, slot), in_ports[i].charge_from);
       const uint64_t waited = start > to ? 0 : to - start + 1;
       const bool blocked = full(slots[slot].output);
-      CrossbarPortStats& in = input_stats[i];
+      CrossbarPortStats& in = in_ports[i].stats;
       in.blocked_cycles += blocked ? waited : 0;
       in.conflict_cycles += blocked ? 0 : waited;
     }
-    charge_from[i] = std::max(charge_from[i], to + 1);
+    in_ports[i].charge_from = std::max(in_ports[i].charge_from, to + 1);
   }
   // Settles, through `to`, the inputs with a packet for output o (an input's oldest packet is at
   // the head of its queue for its output, so these are all whose oldest packet asks for o).
   void settle_output(uint32_t o, uint64_t to) const {
-    for (uint32_t k = 0; k < requester_count[o]; ++k)
+    for (uint32_t k = 0; k < out_ports[o].requesters; ++k)
       settle(requesters[size_t(o) * inputs + k], to);
   }
   void settle_all() const {
@@ -242,17 +249,17 @@ struct Crossbar::Impl {
   void arbitrate(uint64_t cycle) {
     requests.clear();
     for (uint32_t o : active_outputs.items) {
-      if (output_free_at[o] > cycle || full(o)) continue;
-      for (uint32_t k = 0; k < requester_count[o]; ++k) {
+      if (out_ports[o].free_at > cycle || full(o)) continue;
+      for (uint32_t k = 0; k < out_ports[o].requesters; ++k) {
         const uint32_t i = requesters[size_t(o) * inputs + k];
-        if (eligible(i, request_slot[pair(i, o)]) <= cycle) requests.push_back({i, o});
+        if (eligible(i, pairs[pair(i, o)].slot) <= cycle) requests.push_back({i, o});
       }
     }
     granted.clear();
     arbiter->match_requests(requests, granted);
     for (const CrossbarRequest& g : granted) {  // a granted input waits no more from `cycle`
       if (cycle > 0) settle(g.input, cycle - 1);
-      charge_from[g.input] = std::max(charge_from[g.input], cycle + 1);
+      in_ports[g.input].charge_from = std::max(in_ports[g.input].charge_from, cycle + 1);
     }
     for (const CrossbarRequest& g : granted) grant(g.input, g.output, cycle);
   }
@@ -269,7 +276,7 @@ struct Crossbar::Impl {
     now = until + 1;
     while (delivery_count != 0 && deliveries[delivery_head].cycle <= until) {
       const Delivery& d = deliveries[delivery_head];
-      CrossbarPortStats& out = output_stats[d.output];
+      CrossbarPortStats& out = out_ports[d.output].stats;
       ++out.packets;
       out.bytes += d.bytes;
       delivered.push_back(d.output);
@@ -279,8 +286,9 @@ struct Crossbar::Impl {
   }
 
   const Arrival* front(uint32_t o) const {
-    return arrival_count[o] == 0 ? nullptr
-                                 : &arrivals[size_t(o) * config.output_buffer + arrival_head[o]];
+    return out_ports[o].count == 0
+               ? nullptr
+               : &arrivals[size_t(o) * config.output_buffer + out_ports[o].head];
   }
 
   ModelError no_such_output(uint32_t o) const {
@@ -302,21 +310,21 @@ struct Crossbar::Impl {
   // Input side.
   std::vector<Slot> slots;           // input_buffer per input
   std::vector<uint32_t> free_slots;  // per input, a stack of its free slots
-  std::vector<uint32_t> free_count;
-  std::vector<uint32_t> oldest, newest;
-  std::vector<uint64_t> input_free_at;           // first cycle the input is not transmitting
+  std::vector<InputPort> in_ports;
   std::vector<uint32_t> queue_head, queue_tail;  // per (input, output) when voq
-  // Requests: per (input, output) the packet offered; per output the inputs offering one.
-  std::vector<uint32_t> request_slot, request_position;
-  std::vector<uint32_t> requesters;  // outputs x inputs, the first requester_count[o] used
-  std::vector<uint32_t> requester_count;
-  PortSet active_outputs;  // outputs with a request
-  PortSet active_inputs;   // inputs with a packet
+  // Requests: per (input, output) the packet offered and its place among its output's
+  // requesters; per output the inputs offering one.
+  struct Pair {
+    uint32_t slot = kNil, position = kNil;
+  };
+  std::vector<Pair> pairs;
+  std::vector<uint32_t> requesters;  // outputs x inputs, the first OutputPort::requesters used
+  PortSet active_outputs;            // outputs with a request
+  PortSet active_inputs;             // inputs with a packet
 
   // Output side.
   std::vector<Arrival> arrivals;  // a ring of output_buffer per output
-  std::vector<uint32_t> arrival_head, arrival_count;
-  std::vector<uint64_t> output_free_at;
+  std::vector<OutputPort> out_ports;
   // Packets on their way to output buffers, by ready cycle (ties in grant order): a ring that
   // grants append to, nearly always at its end, as grant cycles only grow.
   std::vector<Delivery> deliveries;
@@ -336,11 +344,10 @@ struct Crossbar::Impl {
   std::vector<uint32_t> delivered;  // outputs, by the last advance()
 
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
-  mutable std::vector<uint64_t> charge_from;       // per input: settle()'s first uncharged cycle
   uint64_t now = 0;                                // the first cycle not yet advanced through
   uint64_t next_grant = kNever;
-  mutable std::vector<CrossbarPortStats> input_stats;  // waiting cycles settled lazily
-  std::vector<CrossbarPortStats> output_stats;
+  // The ports' statistics gathered for input_stats() and output_stats().
+  mutable std::vector<CrossbarPortStats> input_stats_view, output_stats_view;
 };
 
 Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs,
@@ -356,7 +363,7 @@ Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outpu
 Crossbar::~Crossbar() = default;
 
 bool Crossbar::can_accept(uint32_t input) const {
-  return input < impl_->inputs && impl_->free_count[input] > 0;
+  return input < impl_->inputs && impl_->in_ports[input].free_count > 0;
 }
 
 void Crossbar::push(uint32_t input, uint32_t output, const MemPacket& packet, uint64_t cycle) {
@@ -404,10 +411,10 @@ void Crossbar::pop(uint32_t output) {
   }
   const bool was_full = x.full(output);
   if (was_full && x.now > 0) x.settle_output(output, x.now - 1);  // not full from x.now
-  const uint32_t head = x.arrival_head[output] + 1;
-  x.arrival_head[output] = head == x.config.output_buffer ? 0 : head;
-  --x.arrival_count[output];
-  front_ready_[output] = x.arrival_count[output] == 0 ? kNever : x.front(output)->ready;
+  const uint32_t head = x.out_ports[output].head + 1;
+  x.out_ports[output].head = head == x.config.output_buffer ? 0 : head;
+  --x.out_ports[output].count;
+  front_ready_[output] = x.out_ports[output].count == 0 ? kNever : x.front(output)->ready;
   if (was_full) x.next_grant = std::min(x.next_grant, x.grant_cycle(output));
 }
 
@@ -420,13 +427,19 @@ uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {
 }
 const std::vector<CrossbarPortStats>& Crossbar::input_stats() const {
   impl_->settle_all();
-  return impl_->input_stats;
+  std::vector<CrossbarPortStats>& view = impl_->input_stats_view;
+  view.clear();
+  for (const Impl::InputPort& port : impl_->in_ports) view.push_back(port.stats);
+  return view;
 }
 uint64_t Crossbar::granted(uint32_t input) const {
-  return impl_->input_stats[input].packets;
+  return impl_->in_ports[input].stats.packets;
 }
 const std::vector<CrossbarPortStats>& Crossbar::output_stats() const {
-  return impl_->output_stats;
+  std::vector<CrossbarPortStats>& view = impl_->output_stats_view;
+  view.clear();
+  for (const Impl::OutputPort& port : impl_->out_ports) view.push_back(port.stats);
+  return view;
 }
 
 }  // namespace gpusoc::xbar
