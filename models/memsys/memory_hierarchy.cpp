@@ -132,14 +132,21 @@ void MemoryHierarchy::list(std::vector<uint32_t>& parts, std::vector<uint8_t>& l
 // Takes again the next events of the parts something happened to since.
 void MemoryHierarchy::refresh_next() const {
   for (uint32_t p : stale_) {
-    if (is_stale_[p] & kPartitionStale) {
-      partition_next_[p] = cycle_of_dram(partitions_[p]->next_event());
-    }
-    if (through_l2() && (is_stale_[p] & kSliceStale)) slice_next_[p] = slices_[p]->next_event();
-    is_stale_[p] = 0;
-    next_[p] = std::min(partition_next_[p], slice_next_[p]);
+    if (is_stale_[p]) refresh(p);
   }
   stale_.clear();
+}
+
+// Takes again part p's next events, as far as they are stale. A step does this at the end of each
+// visit, while the part's state is still in the host's cache (nothing later in the step changes
+// it), rather than leave it all to next_event().
+void MemoryHierarchy::refresh(uint32_t p) const {
+  if (is_stale_[p] & kPartitionStale) {
+    partition_next_[p] = cycle_of_dram(partitions_[p]->next_event());
+  }
+  if (through_l2() && (is_stale_[p] & kSliceStale)) slice_next_[p] = slices_[p]->next_event();
+  is_stale_[p] = 0;
+  next_[p] = std::min(partition_next_[p], slice_next_[p]);
 }
 
 uint64_t MemoryHierarchy::next_event() const {
@@ -193,6 +200,7 @@ void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompl
       --in_flight_;
     }
     stale(p, kPartitionStale);
+    refresh(p);
   });
 }
 
@@ -213,6 +221,7 @@ void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& don
   visits_.take([&](uint32_t s) {
     if (slice_work_[s] || !visit_partition(s, cycle, dram)) visit(s, cycle, dram);
     slice_work_[s] = 0;
+    refresh(s);
   });
   replies_->advance(cycle);
   for (size_t i = 0; i < reply_blocked_.size();) {

@@ -116,6 +116,7 @@ class MemoryHierarchy {
   void stale(uint32_t part, uint8_t what) const;
   void list(std::vector<uint32_t>& parts, std::vector<uint8_t>& listed, uint32_t part);
   void refresh_next() const;
+  void refresh(uint32_t part) const;
   /// The first hierarchy cycle whose DRAM cycle reaches `dram`.
   uint64_t cycle_of_dram(uint64_t dram) const;
 
