@@ -44,21 +44,26 @@ struct MemoryPartition::Impl {
   uint32_t index;
   const AddressMapping& mapping;
   uint32_t burst_bytes = 0;
-  std::vector<std::unique_ptr<MemoryController>> controllers;
+  // Per channel: its controller, its next_event() and the cycle it was advanced through
+  // (`advanced` too when it is in step), side by side: advance() reads them for every channel.
+  struct Channel {
+    std::unique_ptr<MemoryController> controller;
+    uint64_t next = kNever, synced = kNever;
+  };
+  std::vector<Channel> channels;
   std::vector<Slot> slots;
   std::vector<uint32_t> free;
   std::vector<Reply> replies;  // a min-heap on (cycle, seq)
   uint64_t next_seq = 0, last_accept = 0;
   // advance() leaves a controller with nothing due untouched (its state is cold in a large
-  // configuration); it is brought to `advanced` before a request enters it. Per controller: its
-  // next_event() and the cycle it was advanced through (`advanced` too when it is in step).
+  // configuration); it is brought to `advanced` before a request enters it.
   uint64_t advanced = kNever;  // the last advance()'s `until`; kNever: none yet
-  std::vector<uint64_t> next, synced;
   void sync(uint32_t channel) {
-    if (synced[channel] == advanced) return;
+    Channel& c = channels[channel];
+    if (c.synced == advanced) return;
     done.clear();
-    controllers[channel]->advance(advanced, done);  // nothing is due: this only moves its clock
-    synced[channel] = advanced;
+    c.controller->advance(advanced, done);  // nothing is due: this only moves its clock
+    c.synced = advanced;
   }
   PartitionStats stats;
   std::function<void(uint32_t, const DramCommand&)> observer;
@@ -114,13 +119,12 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
                                   prefix, m.burst_bytes, timing.name, timing.burst_bytes()));
   }
   impl_->burst_bytes = m.burst_bytes;
-  for (uint32_t c = 0; c < m.channels; ++c) {
-    impl_->controllers.push_back(
-        std::make_unique<MemoryController>(timing, controller, prefix + ".controller"));
+  impl_->channels.resize(m.channels);
+  for (Impl::Channel& c : impl_->channels) {
+    c.controller = std::make_unique<MemoryController>(timing, controller, prefix + ".controller");
+    c.next = c.controller->next_event();
   }
   impl_->need.resize(size_t(m.channels) * 2);
-  for (const auto& c : impl_->controllers) impl_->next.push_back(c->next_event());
-  impl_->synced.assign(m.channels, kNever);
   impl_->bursts.reserve(32);
   impl_->done.reserve(64);
 }
@@ -132,14 +136,14 @@ bool MemoryPartition::can_accept(const MemPacket& packet) const {
   p.split(packet);
   if (p.bursts.size() == 1) {  // most packets: one sector, or sectors within one burst
     const Burst& b = p.bursts.front();
-    return p.controllers[b.channel]->can_accept(b.request.write);
+    return p.channels[b.channel].controller->can_accept(b.request.write);
   }
   // Only the channels the bursts go to: count, compare, and clear the counts again.
   for (const Burst& b : p.bursts) ++p.need[b.channel * 2 + b.request.write];
   bool room = true;
   for (const Burst& b : p.bursts) {
     room = room && p.need[b.channel * 2 + b.request.write] <=
-                       p.controllers[b.channel]->room(b.request.write);
+                       p.channels[b.channel].controller->room(b.request.write);
   }
   for (const Burst& b : p.bursts) p.need[b.channel * 2 + b.request.write] = 0;
   return room;
@@ -169,8 +173,8 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
   for (Burst& b : p.bursts) {
     b.request.id = slot, b.request.arrival = cycle;
     p.sync(b.channel);
-    p.controllers[b.channel]->enqueue(b.request);
-    p.next[b.channel] = p.controllers[b.channel]->next_event();
+    p.channels[b.channel].controller->enqueue(b.request);
+    p.channels[b.channel].next = p.channels[b.channel].controller->next_event();
   }
   ++p.stats.packets;
   p.stats.read_packets += packet.op != MemOp::Write;
@@ -180,20 +184,20 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
 
 uint64_t MemoryPartition::next_event() const {
   uint64_t next = impl_->replies.empty() ? kNever : impl_->replies.front().cycle;
-  for (uint64_t n : impl_->next) next = std::min(next, n);
+  for (const Impl::Channel& c : impl_->channels) next = std::min(next, c.next);
   return next;
 }
 
 void MemoryPartition::advance(uint64_t until) {
   Impl& p = *impl_;
   p.advanced = until;
-  for (uint32_t channel = 0; channel < p.controllers.size(); ++channel) {
-    if (p.next[channel] > until) continue;
-    MemoryController& c = *p.controllers[channel];
+  for (Impl::Channel& channel : p.channels) {
+    if (channel.next > until) continue;
+    MemoryController& c = *channel.controller;
     p.done.clear();
     c.advance(until, p.done);
-    p.synced[channel] = until;
-    p.next[channel] = c.next_event();
+    channel.synced = until;
+    channel.next = c.next_event();
     for (const MemCompletion& d : p.done) {
       Impl::Slot& s = p.slots[d.id];
       s.answered = std::max(s.answered, d.cycle);
@@ -223,14 +227,14 @@ void MemoryPartition::pop_reply() {
 }
 
 uint32_t MemoryPartition::channels() const {
-  return uint32_t(impl_->controllers.size());
+  return uint32_t(impl_->channels.size());
 }
 
 const MemoryController& MemoryPartition::controller(uint32_t channel) const {
-  if (channel >= impl_->controllers.size()) {
+  if (channel >= impl_->channels.size()) {
     throw ModelError(kModule, fmt::format("channel {} of {}", channel, channels()));
   }
-  return *impl_->controllers[channel];
+  return *impl_->channels[channel].controller;
 }
 
 const PartitionStats& MemoryPartition::stats() const {
@@ -241,12 +245,12 @@ void MemoryPartition::set_command_observer(
     std::function<void(uint32_t channel, const DramCommand&)> observer) {
   Impl& p = *impl_;
   p.observer = std::move(observer);
-  for (uint32_t c = 0; c < p.controllers.size(); ++c) {
+  for (uint32_t c = 0; c < p.channels.size(); ++c) {
     if (!p.observer) {
-      p.controllers[c]->set_command_observer(nullptr);
+      p.channels[c].controller->set_command_observer(nullptr);
       continue;
     }
-    p.controllers[c]->set_command_observer(
+    p.channels[c].controller->set_command_observer(
         [&p, c](const DramCommand& command) { p.observer(c, command); });
   }
 }
