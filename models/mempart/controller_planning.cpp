@@ -46,8 +46,10 @@ bool MemoryController::refresh_holds(const MemRequest& r, uint64_t now) const {
 
 // A command went to `bank` (flat index): its candidates in both queues are chosen again.
 void MemoryController::touched(uint32_t bank) {
-  reads_.mark_stale(bank);
-  writes_.mark_stale(bank);
+  const uint64_t bit = uint64_t(1) << (bank & 63);
+  uint64_t* words = stale_words_.data();  // the queues' words, side by side
+  words[bank >> 6] |= bit;
+  words[reads_.stale_words + (bank >> 6)] |= bit;
 }
 
 // Chooses again the request that speaks for `bank` (flat index) in q. Branch-light: this runs

@@ -68,7 +68,7 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
 
 MemoryController::MemoryController(const DramTiming& timing, const ControllerConfig& config,
                                    const std::string& prefix)
-    : config_(config), channel_(timing) {
+    : channel_(timing), config_(config) {
   if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
   if (config.per_bank_refresh && timing.tRFCpb == 0) {
     throw ConfigError(fmt::format("{}.per_bank_refresh: {} has no per-bank refresh (tRFCpb 0)",

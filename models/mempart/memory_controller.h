@@ -137,9 +137,9 @@ class MemoryController {
     DramCommandKind kind = DramCommandKind::Activate;  // its next command
   };
   struct Queue {
+    uint32_t size = 0, capacity = 0;
     std::vector<Slot> slots;  // `capacity` of them
     std::vector<uint32_t> free;
-    uint32_t size = 0, capacity = 0;
     mutable std::vector<Candidate> candidates;  // per bank, brought up to date by planning
     // Per bank, `capacity` entries of which the first Candidate::queued hold the slots of the
     // requests to it in arrival order (one block: planning walks them often).
@@ -212,31 +212,33 @@ class MemoryController {
     return (size_t(rank) * t.bank_groups + bank_group) * t.banks_per_group + bank;
   }
 
-  ControllerConfig config_;
-  DramChannel channel_;
-  ControllerStats stats_;
-  bool auto_precharge_ = false;    // closed page
-  uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
-  Queue reads_, writes_;
-  std::vector<uint64_t> stale_words_;  // Queue::stale of reads_, then of writes_
-  bool draining_ = false;              // writes are served until the write queue falls to write_low
-  std::vector<Refresh> refresh_;
-  uint64_t refresh_due_ = kNever;  // the least Refresh::due: planning's fast test for refresh
+  // What every command and every "anything due?" check reads comes first, together: 64
+  // controllers share the host's L1 cache, and a visit finds its controller cold.
+  mutable Plan plan_;
+  mutable bool plan_valid_ = false;
+  bool draining_ = false;        // writes are served until the write queue falls to write_low
+  bool auto_precharge_ = false;  // closed page
+  int last_column_write_ = -1;   // direction of the last column command (-1: none yet)
   uint64_t now_ = 0;  // the first cycle a command may still issue at (one command per cycle)
-  uint64_t last_arrival_ = 0;
-  int last_column_write_ = -1;            // direction of the last column command (-1: none yet)
-  std::vector<MemCompletion> in_flight_;  // in data order (bursts take the bus in issue order)
+  uint64_t refresh_due_ = kNever;  // the least Refresh::due: planning's fast test for refresh
   size_t in_flight_head_ = 0;
-  std::function<void(const DramCommand&)> observer_;
-  std::unique_ptr<DramScheduler> scheduler_;
-  uint64_t next_seq_ = 0;
-  uint32_t banks_per_rank_ = 0;
+  std::vector<MemCompletion> in_flight_;  // in data order (bursts take the bus in issue order)
+  std::vector<uint64_t> stale_words_;     // Queue::stale of reads_, then of writes_
   // A candidate's key is (urgency << 56 | seq << bank_bits_ | bank): the bank rides in the low
   // bits, below the arrival order, so that planning's scan need not carry it apart.
   unsigned bank_bits_ = 0;
+  uint32_t banks_per_rank_ = 0;
   uint64_t bank_mask_ = 0;
-  mutable Plan plan_;
-  mutable bool plan_valid_ = false;
+  uint64_t next_seq_ = 0;
+  uint64_t last_arrival_ = 0;
+  std::function<void(const DramCommand&)> observer_;
+  Queue reads_, writes_;
+  DramChannel channel_;
+  ControllerStats stats_;
+  std::vector<Refresh> refresh_;
+  uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
+  std::unique_ptr<DramScheduler> scheduler_;
+  ControllerConfig config_;
 };
 
 }  // namespace gpusoc::mempart
