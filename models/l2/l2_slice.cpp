@@ -110,6 +110,8 @@ L2Slice::L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& p
     : impl_(std::make_unique<Impl>(config, rop, prefix)) {}
 
 L2Slice::~L2Slice() = default;
+L2Slice::L2Slice(L2Slice&&) noexcept = default;
+L2Slice& L2Slice::operator=(L2Slice&&) noexcept = default;
 
 bool L2Slice::can_accept() const {
   return !impl_->input.full();

@@ -116,6 +116,8 @@ class L2Slice {
   /// partition; it outlives the slice).
   L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& prefix = "l2");
   ~L2Slice();
+  L2Slice(L2Slice&&) noexcept;  // an owner may keep slices by value
+  L2Slice& operator=(L2Slice&&) noexcept;
 
   bool can_accept() const;
   void accept(const MemPacket& packet, uint64_t cycle);

@@ -130,6 +130,8 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
 }
 
 MemoryPartition::~MemoryPartition() = default;
+MemoryPartition::MemoryPartition(MemoryPartition&&) noexcept = default;
+MemoryPartition& MemoryPartition::operator=(MemoryPartition&&) noexcept = default;
 
 bool MemoryPartition::can_accept(const MemPacket& packet) const {
   Impl& p = *impl_;

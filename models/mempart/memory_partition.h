@@ -46,6 +46,8 @@ class MemoryPartition {
   MemoryPartition(uint32_t index, const AddressMapping& mapping, const DramTiming& timing,
                   const ControllerConfig& controller, const std::string& prefix = "memory");
   ~MemoryPartition();
+  MemoryPartition(MemoryPartition&&) noexcept;  // an owner may keep partitions by value
+  MemoryPartition& operator=(MemoryPartition&&) noexcept;
 
   bool can_accept(const MemPacket& packet) const;
   void accept(const MemPacket& packet, uint64_t cycle);

@@ -15,9 +15,9 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
     throw ConfigError(fmt::format("l2.clock_mhz = {}: must be positive", config.l2_clock_mhz));
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
   const uint32_t count = config.mapping.partitions;
+  partitions_.reserve(count);
   for (uint32_t p = 0; p < count; ++p) {
-    partitions_.push_back(std::make_unique<mempart::MemoryPartition>(p, *mapping_, config.dram,
-                                                                     config.controller, "memory"));
+    partitions_.emplace_back(p, *mapping_, config.dram, config.controller, "memory");
   }
   advanced_.assign(count, kNever);
   slice_advanced_.assign(count, kNever);
@@ -44,9 +44,10 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   dram_per_cycle_ = cycle_ps_ / tck_ps;
   cycles_per_dram_ = tck_ps / cycle_ps_;
   line_bytes_ = config.l2.line_bytes;
+  slices_.reserve(count);
   for (uint32_t p = 0; p < count; ++p) {
     rops_.push_back(std::make_unique<mempart::Rop>(config.rop, "rop"));
-    slices_.push_back(std::make_unique<l2::L2Slice>(config.l2, *rops_.back(), "l2"));
+    slices_.emplace_back(config.l2, *rops_.back(), "l2");
   }
   requests_ = std::make_unique<xbar::Crossbar>(config.xbar, config.ports, count, true, "xbar");
   replies_ = std::make_unique<xbar::Crossbar>(config.xbar, count, config.ports, false, "xbar");
@@ -81,7 +82,7 @@ MemPacket MemoryHierarchy::line_packet(uint64_t next, uint64_t end, uint64_t& st
 bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {
   if (through_l2()) return requests_->can_accept(port);
   const uint32_t partition = mapping_->map(packet.address).partition;
-  if (partitions_[partition]->can_accept(packet)) return true;
+  if (partitions_[partition].can_accept(packet)) return true;
   if (port < refused_by_.size()) refused_by_[port] = partition;
   return false;
 }
@@ -114,7 +115,7 @@ void MemoryHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cyc
     requests_->push(port, partition, p, std::max(cycle, now_));
   } else {
     catch_up(partition);
-    partitions_[partition]->accept(p, std::max(cycle, now_));
+    partitions_[partition].accept(p, std::max(cycle, now_));
     stale(partition, kPartitionStale);
   }
 }
@@ -142,9 +143,9 @@ void MemoryHierarchy::refresh_next() const {
 // it), rather than leave it all to next_event().
 void MemoryHierarchy::refresh(uint32_t p) const {
   if (is_stale_[p] & kPartitionStale) {
-    partition_next_[p] = cycle_of_dram(partitions_[p]->next_event());
+    partition_next_[p] = cycle_of_dram(partitions_[p].next_event());
   }
-  if (through_l2() && (is_stale_[p] & kSliceStale)) slice_next_[p] = slices_[p]->next_event();
+  if (through_l2() && (is_stale_[p] & kSliceStale)) slice_next_[p] = slices_[p].next_event();
   is_stale_[p] = 0;
   next_[p] = std::min(partition_next_[p], slice_next_[p]);
 }
@@ -183,13 +184,13 @@ void MemoryHierarchy::advance(uint64_t until, std::vector<HierarchyCompletion>& 
 void MemoryHierarchy::catch_up(uint32_t part) {
   if (advanced_[part] == last_step_) return;
   advanced_[part] = last_step_;
-  partitions_[part]->advance(last_step_dram_);
+  partitions_[part].advance(last_step_dram_);
 }
 
 void MemoryHierarchy::step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done) {
   for (uint32_t p = 0; p < partitions_.size(); ++p) visits_.insert_if(p, next_[p] <= cycle);
   visits_.take([&](uint32_t p) {
-    mempart::MemoryPartition& partition = *partitions_[p];
+    mempart::MemoryPartition& partition = partitions_[p];
     catch_up(p);
     partition.advance(cycle);
     advanced_[p] = cycle;
@@ -249,8 +250,8 @@ void MemoryHierarchy::step(uint64_t cycle, std::vector<HierarchyCompletion>& don
 // alone unless data came back. False, having changed nothing, when the slice has a packet for
 // memory: that enters before the partition advances, in the whole visit.
 bool MemoryHierarchy::visit_partition(uint32_t s, uint64_t cycle, uint64_t dram) {
-  if (slices_[s]->has_memory_request()) return false;
-  mempart::MemoryPartition& partition = *partitions_[s];
+  if (slices_[s].has_memory_request()) return false;
+  mempart::MemoryPartition& partition = partitions_[s];
   advance_partition(s, cycle, dram, false);
   if (partition.reply_ready(dram)) {
     slice_in(s, cycle);
@@ -262,13 +263,13 @@ bool MemoryHierarchy::visit_partition(uint32_t s, uint64_t cycle, uint64_t dram)
 
 // Whether slice s's next memory packet can go to its partition now.
 bool MemoryHierarchy::sendable(uint32_t s) const {
-  return slices_[s]->has_memory_request() &&
-         partitions_[s]->can_accept(slices_[s]->memory_request());
+  return slices_[s].has_memory_request() &&
+         partitions_[s].can_accept(slices_[s].memory_request());
 }
 
 // The slice's side of a visit, first: packets from the request network, then its lookups.
 void MemoryHierarchy::slice_in(uint32_t s, uint64_t cycle) {
-  l2::L2Slice& slice = *slices_[s];
+  l2::L2Slice& slice = slices_[s];
   if (slice_advanced_[s] != last_step_) slice.advance(last_step_);  // catch up
   slice_advanced_[s] = cycle;
   stale(s, kSliceStale);
@@ -281,8 +282,8 @@ void MemoryHierarchy::slice_in(uint32_t s, uint64_t cycle) {
 
 // The partition at this step: the slice's packets in (while `to_memory`), then its commands.
 void MemoryHierarchy::advance_partition(uint32_t s, uint64_t cycle, uint64_t dram, bool to_memory) {
-  l2::L2Slice& slice = *slices_[s];
-  mempart::MemoryPartition& partition = *partitions_[s];
+  l2::L2Slice& slice = slices_[s];
+  mempart::MemoryPartition& partition = partitions_[s];
   catch_up(s);
   advanced_[s] = cycle;
   stale(s, kPartitionStale);
@@ -295,16 +296,16 @@ void MemoryHierarchy::advance_partition(uint32_t s, uint64_t cycle, uint64_t dra
 
 // The partition's answers to the slice.
 void MemoryHierarchy::take_replies(uint32_t s, uint64_t cycle, uint64_t dram) {
-  mempart::MemoryPartition& partition = *partitions_[s];
+  mempart::MemoryPartition& partition = partitions_[s];
   while (partition.reply_ready(dram)) {
-    slices_[s]->memory_reply(partition.reply().id, cycle);
+    slices_[s].memory_reply(partition.reply().id, cycle);
     partition.pop_reply();
   }
 }
 
 // The slice's side of a visit, last: its replies into the reply network, and what to retry.
 void MemoryHierarchy::slice_out(uint32_t s, uint64_t cycle, bool to_memory) {
-  l2::L2Slice& slice = *slices_[s];
+  l2::L2Slice& slice = slices_[s];
   while (slice.reply_ready(cycle) && replies_->can_accept(s)) {
     const MemPacket& r = slice.reply();
     replies_->push(s, r.source, r, cycle);

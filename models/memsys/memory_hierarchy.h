@@ -91,9 +91,9 @@ class MemoryHierarchy {
   /// `done` in arrival order.
   void advance(uint64_t until, std::vector<HierarchyCompletion>& done);
   uint32_t partitions() const { return uint32_t(partitions_.size()); }
-  const mempart::MemoryPartition& partition(uint32_t i) const { return *partitions_[i]; }
+  const mempart::MemoryPartition& partition(uint32_t i) const { return partitions_[i]; }
   bool through_l2() const { return !slices_.empty(); }
-  const l2::L2Slice& slice(uint32_t i) const { return *slices_[i]; }
+  const l2::L2Slice& slice(uint32_t i) const { return slices_[i]; }
   const mempart::Rop& rop(uint32_t i) const { return *rops_[i]; }
   const xbar::Crossbar& request_network() const { return *requests_; }
   const xbar::Crossbar& reply_network() const { return *replies_; }
@@ -126,9 +126,10 @@ class MemoryHierarchy {
   double cycles_per_dram_ = 1;  // its inverse, for cycle_of_dram()'s first guess
   uint32_t line_bytes_ = 128;
   std::unique_ptr<mempart::AddressMapping> mapping_;
-  std::vector<std::unique_ptr<mempart::MemoryPartition>> partitions_;
+  // By value: a step reaches a part's state in one pointer hop, not two.
+  std::vector<mempart::MemoryPartition> partitions_;
   std::vector<std::unique_ptr<mempart::Rop>> rops_;
-  std::vector<std::unique_ptr<l2::L2Slice>> slices_;  // empty in partition mode
+  std::vector<l2::L2Slice> slices_;  // empty in partition mode
   std::unique_ptr<xbar::Crossbar> requests_, replies_;
   uint64_t now_ = 0;  // the last cycle advanced to
   uint64_t in_flight_ = 0;
