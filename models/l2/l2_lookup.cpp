@@ -116,8 +116,7 @@ auto L2Slice::Impl::pass_through(const MemPacket& p) -> Wait {
 uint32_t L2Slice::Impl::choose_victim(uint32_t set) {
   if (held_victim != kNone) return held_victim;
   // Ways whose line is not on its way; never-filled ones among them first.
-  const uint64_t all = ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1;
-  const uint64_t free = all & ~pending_ways[set];
+  const uint64_t free = all_ways & ~pending_ways[set];
   if (free == 0) return kNone;
   const uint64_t empty = free & empty_ways[set];
   held_victim = set * ways + policy->victim(set, empty != 0 ? empty : free);

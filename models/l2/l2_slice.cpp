@@ -35,7 +35,8 @@ std::string L2Config::problem(const std::string& prefix) const {
         fmt::format("must be a power of two from {} to {}", kSectorBytes, 32 * kSectorBytes));
   }
   if (size_bytes != 0) {
-    if (ways == 0 || ways > 64) return bad("ways", ways, "must be from 1 to 64");  // a set's ways: one word
+    if (ways == 0 || ways > 64)
+      return bad("ways", ways, "must be from 1 to 64");  // a set's ways: one word
     const uint64_t set_bytes = uint64_t(line_bytes) * ways;
     if (size_bytes < set_bytes || size_bytes % set_bytes != 0) {
       return bad("size_bytes", size_bytes,
@@ -78,7 +79,8 @@ L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, const std::string& prefi
     dirty.assign(tag.size(), 0);
     pending.assign(tag.size(), kNone);
     policy = make_replacement_policy(c.replacement, sets, ways);
-    empty_ways.assign(sets, ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1);
+    all_ways = ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1;
+    empty_ways.assign(sets, all_ways);
     pending_ways.assign(sets, 0);
   }
   mshrs.assign(c.mshrs, Mshr{});

@@ -113,7 +113,8 @@ struct L2Slice::Impl {
   std::unique_ptr<ReplacementPolicy> policy;
   // Per set, a bit per way: never filled (tag kNoLine); its line pending (an MSHR's).
   std::vector<uint64_t> empty_ways, pending_ways;
-  uint32_t held_victim = kNone;     // chosen for the blocked head, kept so retries agree
+  uint64_t all_ways = 0;         // a bit for each of the `ways`
+  uint32_t held_victim = kNone;  // chosen for the blocked head, kept so retries agree
 
   std::vector<Mshr> mshrs;
   std::vector<Waiter> waiter;        // mshrs * mshr_merges

@@ -425,21 +425,24 @@ const std::vector<uint32_t>& Crossbar::delivered() const {
 uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {
   return impl_->wire_bytes(packet);
 }
+// The ports' statistics, gathered from their port structs into `view`.
+template <typename Port>
+static const std::vector<CrossbarPortStats>& gather_stats(const std::vector<Port>& ports,
+                                                          std::vector<CrossbarPortStats>& view) {
+  view.clear();
+  for (const Port& port : ports) view.push_back(port.stats);
+  return view;
+}
+
 const std::vector<CrossbarPortStats>& Crossbar::input_stats() const {
   impl_->settle_all();
-  std::vector<CrossbarPortStats>& view = impl_->input_stats_view;
-  view.clear();
-  for (const Impl::InputPort& port : impl_->in_ports) view.push_back(port.stats);
-  return view;
+  return gather_stats(impl_->in_ports, impl_->input_stats_view);
 }
 uint64_t Crossbar::granted(uint32_t input) const {
   return impl_->in_ports[input].stats.packets;
 }
 const std::vector<CrossbarPortStats>& Crossbar::output_stats() const {
-  std::vector<CrossbarPortStats>& view = impl_->output_stats_view;
-  view.clear();
-  for (const Impl::OutputPort& port : impl_->out_ports) view.push_back(port.stats);
-  return view;
+  return gather_stats(impl_->out_ports, impl_->output_stats_view);
 }
 
 }  // namespace gpusoc::xbar
