@@ -29,30 +29,34 @@ bool is_read(DramCommandKind k) {
 
 }  // namespace
 
-DramChannel::DramChannel(const DramTiming& timing) : timing_(timing) {
-  const std::string problem = timing_.problem();
+DramChannel::DramChannel(const DramTiming& timing)
+    : DramChannel(std::make_shared<const DramTiming>(timing)) {}
+
+DramChannel::DramChannel(std::shared_ptr<const DramTiming> timing) : timing_(std::move(timing)) {
+  if (!timing_) throw ModelError(kModule, "constructed without a timing");
+  const std::string problem = timing_->problem();
   if (!problem.empty()) throw ConfigError(problem);
-  banks_.resize(size_t(timing_.ranks) * timing_.banks());
-  groups_.resize(size_t(timing_.ranks) * timing_.bank_groups);
+  banks_.resize(size_t(timing_->ranks) * timing_->banks());
+  groups_.resize(size_t(timing_->ranks) * timing_->bank_groups);
   shared_.assign(groups_.size() * 4, 0);  // nothing issued: nothing shared holds a command back
-  ranks_.resize(timing_.ranks);
-  burst_ = timing_.burst_cycles();
-  ccd_s_ = std::max(timing_.tCCD_S, burst_);
-  ccd_l_ = std::max(timing_.tCCD_L, burst_);
-  rd_to_wr_ = timing_.CL + burst_ + timing_.tRTW_extra;  // CWL is taken off where it is used
-  wr_to_rd_s_ = timing_.CWL + burst_ + timing_.tWTR_S;
-  wr_to_rd_l_ = timing_.CWL + burst_ + timing_.tWTR_L;
-  wr_to_pre_ = timing_.CWL + burst_ + timing_.tWR;
+  ranks_.resize(timing_->ranks);
+  burst_ = timing_->burst_cycles();
+  ccd_s_ = std::max(timing_->tCCD_S, burst_);
+  ccd_l_ = std::max(timing_->tCCD_L, burst_);
+  rd_to_wr_ = timing_->CL + burst_ + timing_->tRTW_extra;  // CWL is taken off where it is used
+  wr_to_rd_s_ = timing_->CWL + burst_ + timing_->tWTR_S;
+  wr_to_rd_l_ = timing_->CWL + burst_ + timing_->tWTR_L;
+  wr_to_pre_ = timing_->CWL + burst_ + timing_->tWR;
 }
 
 void DramChannel::check_address(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
-  if (rank >= timing_.ranks || bank_group >= timing_.bank_groups ||
-      bank >= timing_.banks_per_group) {
+  if (rank >= timing_->ranks || bank_group >= timing_->bank_groups ||
+      bank >= timing_->banks_per_group) {
     throw ModelError(kModule,
                      fmt::format("rank {} bank group {} bank {} is outside {} ({} ranks, {} bank "
                                  "groups of {} banks)",
-                                 rank, bank_group, bank, timing_.name, timing_.ranks,
-                                 timing_.bank_groups, timing_.banks_per_group));
+                                 rank, bank_group, bank, timing_->name, timing_->ranks,
+                                 timing_->bank_groups, timing_->banks_per_group));
   }
 }
 
@@ -75,7 +79,7 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
       // Rare (refresh preparation): a walk over the rank's banks, no allocation.
       uint64_t t = std::max(now, r.refresh_end);
       const size_t first = bank_index(rank, 0, 0);
-      for (size_t i = first; i < first + timing_.banks(); ++i) {
+      for (size_t i = first; i < first + timing_->banks(); ++i) {
         raise(t, banks_[i].refresh_end);
         if (banks_[i].open) raise(t, banks_[i].next_pre);
       }
@@ -85,7 +89,7 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
       if (r.open_banks != 0) return kNever;
       return std::max(now, r.idle);
     case DramCommandKind::RefreshBank:
-      if (timing_.tRFCpb == 0 || b.open) return kNever;
+      if (timing_->tRFCpb == 0 || b.open) return kNever;
       return std::max({now, b.next_act, r.refresh_end});
   }
   return kNever;
@@ -98,18 +102,18 @@ void DramChannel::update_shared(DramCommandKind kind, uint32_t rank) {
   if (kind == DramCommandKind::Activate || kind == DramCommandKind::Refresh) {
     const Rank& r = ranks_[rank];
     const uint64_t act = std::max(r.next_act, r.faw[r.faw_next]);
-    for (uint32_t bg = 0; bg < timing_.bank_groups; ++bg) {
+    for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
       uint64_t* at = &shared_[group_index(rank, bg) * 4];
       at[0] = std::max(act, groups_[group_index(rank, bg)].next_act);
       at[1] = r.refresh_end;
     }
     return;
   }
-  const uint64_t bus_rd = minus(bus_free_, timing_.CL), bus_wr = minus(bus_free_, timing_.CWL);
-  for (uint32_t k = 0; k < timing_.ranks; ++k) {
+  const uint64_t bus_rd = minus(bus_free_, timing_->CL), bus_wr = minus(bus_free_, timing_->CWL);
+  for (uint32_t k = 0; k < timing_->ranks; ++k) {
     const uint64_t rd = std::max(ranks_[k].next_rd, bus_rd);
     const uint64_t wr = std::max(ranks_[k].next_wr, bus_wr);
-    for (uint32_t bg = 0; bg < timing_.bank_groups; ++bg) {
+    for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
       const Group& g = groups_[group_index(k, bg)];
       uint64_t* at = &shared_[group_index(k, bg) * 4];
       at[2] = std::max(rd, g.next_rd);
@@ -121,7 +125,7 @@ void DramChannel::update_shared(DramCommandKind kind, uint32_t rank) {
 void DramChannel::close(Rank& r, Bank& b, uint64_t precharge_at) {
   b.open = false;
   --r.open_banks;
-  raise(b.next_act, precharge_at + timing_.tRP);
+  raise(b.next_act, precharge_at + timing_->tRP);
   raise(r.idle, b.next_act);
 }
 
@@ -132,7 +136,7 @@ uint64_t DramChannel::issue(const DramCommand& c) {
                                                : fmt::format("not before cycle {}", allowed);
     throw ModelError(kModule, fmt::format("{}: {} to rank {} bank group {} bank {} at cycle {}: "
                                           "allowed {}",
-                                          timing_.name, dram_command_name(c.kind), c.rank,
+                                          timing_->name, dram_command_name(c.kind), c.rank,
                                           c.bank_group, c.bank, c.cycle, when));
   }
   return issue_planned(c);
@@ -147,14 +151,14 @@ uint64_t DramChannel::issue_planned(const DramCommand& c) {
     case DramCommandKind::Activate:
       b.open = true;
       b.row = c.row;
-      b.next_rd = b.next_wr = t + timing_.tRCD;
-      b.next_pre = t + timing_.tRAS;
-      raise(b.next_act, t + timing_.tRC);
+      b.next_rd = b.next_wr = t + timing_->tRCD;
+      b.next_pre = t + timing_->tRAS;
+      raise(b.next_act, t + timing_->tRC);
       raise(r.idle, b.next_act);
       ++r.open_banks;
-      raise(r.next_act, t + timing_.tRRD_S);
-      raise(g.next_act, t + timing_.tRRD_L);
-      r.faw[r.faw_next] = t + timing_.tFAW;
+      raise(r.next_act, t + timing_->tRRD_S);
+      raise(g.next_act, t + timing_->tRRD_L);
+      r.faw[r.faw_next] = t + timing_->tFAW;
       r.faw_next = (r.faw_next + 1) % 4;
       update_shared(c.kind, c.rank);
       return 0;
@@ -163,7 +167,7 @@ uint64_t DramChannel::issue_planned(const DramCommand& c) {
       return 0;
     case DramCommandKind::PrechargeAll: {
       const size_t first = bank_index(c.rank, 0, 0);
-      for (size_t i = first; i < first + timing_.banks(); ++i) {
+      for (size_t i = first; i < first + timing_->banks(); ++i) {
         if (banks_[i].open) close(r, banks_[i], t);
       }
       return 0;
@@ -174,18 +178,18 @@ uint64_t DramChannel::issue_planned(const DramCommand& c) {
     case DramCommandKind::WritePrecharge: {
       uint64_t data_end;
       if (is_read(c.kind)) {
-        raise(b.next_pre, t + timing_.tRTP);
+        raise(b.next_pre, t + timing_->tRTP);
         raise(r.next_rd, t + ccd_s_);
         raise(g.next_rd, t + ccd_l_);
-        raise(r.next_wr, minus(t + rd_to_wr_, timing_.CWL));
-        data_end = t + timing_.CL + burst_;
+        raise(r.next_wr, minus(t + rd_to_wr_, timing_->CWL));
+        data_end = t + timing_->CL + burst_;
       } else {
         raise(b.next_pre, t + wr_to_pre_);
         raise(r.next_wr, t + ccd_s_);
         raise(g.next_wr, t + ccd_l_);
         raise(r.next_rd, t + wr_to_rd_s_);
         raise(g.next_rd, t + wr_to_rd_l_);
-        data_end = t + timing_.CWL + burst_;
+        data_end = t + timing_->CWL + burst_;
       }
       bus_free_ = std::max(bus_free_, data_end);
       if (c.kind == DramCommandKind::ReadPrecharge || c.kind == DramCommandKind::WritePrecharge)
@@ -194,13 +198,13 @@ uint64_t DramChannel::issue_planned(const DramCommand& c) {
       return data_end;
     }
     case DramCommandKind::Refresh:
-      r.refresh_end = t + timing_.tRFC;
+      r.refresh_end = t + timing_->tRFC;
       raise(r.next_act, r.refresh_end);
       raise(r.idle, r.refresh_end);
       update_shared(c.kind, c.rank);
       return 0;
     case DramCommandKind::RefreshBank:
-      b.refresh_end = t + timing_.tRFCpb;
+      b.refresh_end = t + timing_->tRFCpb;
       raise(b.next_act, b.refresh_end);
       raise(r.idle, b.next_act);
       return 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/mempart/dram_command.h"
@@ -15,8 +16,11 @@ namespace gpusoc::mempart {
 
 class DramChannel {
  public:
-  explicit DramChannel(const DramTiming& timing);
-  const DramTiming& timing() const { return timing_; }
+  explicit DramChannel(const DramTiming& timing);  // keeps a copy
+  /// Shares `timing` with the other channels of a memory system: its lines, read by every
+  /// command, then stay in the host's cache.
+  explicit DramChannel(std::shared_ptr<const DramTiming> timing);
+  const DramTiming& timing() const { return *timing_; }
 
   /// Earliest cycle >= `now` at which `kind` may issue to (rank, bank_group, bank); kNever when
   /// the bank's state forbids it outright (RD/WR to a closed bank, ACT to an open one, REF with
@@ -109,17 +113,17 @@ class DramChannel {
   };
   void check_address(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
   size_t group_index(uint32_t rank, uint32_t bank_group) const {
-    return size_t(rank) * timing_.bank_groups + bank_group;
+    return size_t(rank) * timing_->bank_groups + bank_group;
   }
   size_t bank_index(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
-    return group_index(rank, bank_group) * timing_.banks_per_group + bank;
+    return group_index(rank, bank_group) * timing_->banks_per_group + bank;
   }
   void close(Rank& r, Bank& b, uint64_t precharge_at);
   void update_shared(DramCommandKind kind, uint32_t rank);
 
-  DramTiming timing_;
-  std::vector<Bank> banks_;    // rank-major, then bank group, then bank
-  std::vector<Group> groups_;  // rank-major
+  std::shared_ptr<const DramTiming> timing_;  // never null
+  std::vector<Bank> banks_;                   // rank-major, then bank group, then bank
+  std::vector<Group> groups_;                 // rank-major
   std::vector<Rank> ranks_;
   uint64_t bus_free_ = 0;         // the end of the last burst on the data bus
   std::vector<uint64_t> shared_;  // shared_ready(), by shared_index()

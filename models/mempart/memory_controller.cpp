@@ -68,7 +68,12 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
 
 MemoryController::MemoryController(const DramTiming& timing, const ControllerConfig& config,
                                    const std::string& prefix)
-    : channel_(timing), config_(config) {
+    : MemoryController(std::make_shared<const DramTiming>(timing), config, prefix) {}
+
+MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timing,
+                                   const ControllerConfig& config, const std::string& prefix)
+    : channel_(std::move(shared_timing)), config_(config) {
+  const DramTiming& timing = channel_.timing();
   if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
   if (config.per_bank_refresh && timing.tRFCpb == 0) {
     throw ConfigError(fmt::format("{}.per_bank_refresh: {} has no per-bank refresh (tRFCpb 0)",

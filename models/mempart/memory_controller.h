@@ -93,6 +93,9 @@ class MemoryController {
   /// ConfigError naming `prefix`.key when the config is wrong (or asks per-bank refresh of a
   /// device without it).
   MemoryController(const DramTiming& timing, const ControllerConfig& config,
+                   const std::string& prefix = "memory.controller");  // keeps a copy of timing
+  /// Shares `timing` with the other controllers of a memory system (DramChannel says why).
+  MemoryController(std::shared_ptr<const DramTiming> timing, const ControllerConfig& config,
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
   MemoryController(const MemoryController&) = delete;  // its queues point into its own storage

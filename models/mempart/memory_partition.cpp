@@ -107,16 +107,17 @@ void MemoryPartition::Impl::split(const MemPacket& packet) const {
 }
 
 MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
-                                 const DramTiming& timing, const ControllerConfig& controller,
-                                 const std::string& prefix)
+                                 std::shared_ptr<const DramTiming> timing,
+                                 const ControllerConfig& controller, const std::string& prefix)
     : impl_(std::make_unique<Impl>(index, mapping)) {
   const AddressMappingConfig& m = mapping.config();
   if (index >= m.partitions) {
     throw ConfigError(fmt::format("{}: partition {} of {}", prefix, index, m.partitions));
   }
-  if (m.burst_bytes != timing.burst_bytes()) {
+  if (!timing) throw ModelError(kModule, "constructed without a timing");
+  if (m.burst_bytes != timing->burst_bytes()) {
     throw ConfigError(fmt::format("{}.mapping.burst_bytes ({}) differs from {}'s burst ({} bytes)",
-                                  prefix, m.burst_bytes, timing.name, timing.burst_bytes()));
+                                  prefix, m.burst_bytes, timing->name, timing->burst_bytes()));
   }
   impl_->burst_bytes = m.burst_bytes;
   impl_->channels.resize(m.channels);

@@ -43,8 +43,10 @@ class MemoryPartition {
   /// `mapping` (shared by every partition, outliving them) decides where addresses go; this is
   /// partition `index` of mapping.config().partitions, with mapping.config().channels channels.
   /// ConfigError naming `prefix`.key when the controller config is wrong.
-  MemoryPartition(uint32_t index, const AddressMapping& mapping, const DramTiming& timing,
-                  const ControllerConfig& controller, const std::string& prefix = "memory");
+  /// `timing` is shared by its channels' controllers (a memory system passes one to all).
+  MemoryPartition(uint32_t index, const AddressMapping& mapping,
+                  std::shared_ptr<const DramTiming> timing, const ControllerConfig& controller,
+                  const std::string& prefix = "memory");
   ~MemoryPartition();
   MemoryPartition(MemoryPartition&&) noexcept;  // an owner may keep partitions by value
   MemoryPartition& operator=(MemoryPartition&&) noexcept;

@@ -16,8 +16,10 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
   const uint32_t count = config.mapping.partitions;
   partitions_.reserve(count);
+  // One timing for every controller: it stays in the host's cache.
+  const auto timing = std::make_shared<const mempart::DramTiming>(config.dram);
   for (uint32_t p = 0; p < count; ++p) {
-    partitions_.emplace_back(p, *mapping_, config.dram, config.controller, "memory");
+    partitions_.emplace_back(p, *mapping_, timing, config.controller, "memory");
   }
   advanced_.assign(count, kNever);
   slice_advanced_.assign(count, kNever);

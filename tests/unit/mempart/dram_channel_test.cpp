@@ -3,6 +3,7 @@
 // it then. Most cases use a hand-made timing whose values are distinct primes, so that a rule
 // reading the wrong field, or adding the wrong terms, gives a different number.
 #include <algorithm>
+#include <memory>
 
 #include <gtest/gtest.h>
 
@@ -352,6 +353,20 @@ TEST(DramChannel, AnInconsistentTimingIsAConfigError) {
   DramTiming t = prime_timing();
   t.tRC = 41;
   EXPECT_THROW(DramChannel{t}, ConfigError);
+  EXPECT_THROW(DramChannel{std::shared_ptr<const DramTiming>()}, ModelError);
+}
+
+// Channels built from one shared timing read that one copy (it stays in the host's cache), and
+// keep it alive; a channel built from a plain timing keeps its own copy.
+TEST(DramChannel, ChannelsShareTheTimingTheyAreGiven) {
+  auto t = std::make_shared<const DramTiming>(prime_timing());
+  DramChannel a(t), b(t);
+  EXPECT_EQ(&a.timing(), t.get());
+  EXPECT_EQ(&b.timing(), t.get());
+  t.reset();
+  EXPECT_EQ(a.timing().tRC, prime_timing().tRC);
+  const DramTiming own = prime_timing();
+  EXPECT_NE(&DramChannel(own).timing(), &own);
 }
 
 // On every preset: ACT, RD, WR, RD, PRE, ACT to one bank, each at its analytic earliest.

@@ -4,6 +4,7 @@
 // memory.controller.* reaching the controller configuration.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -85,12 +86,22 @@ TEST(MemoryPartition, RepliesComeInCompletionOrderAndAFullQueueHoldsPacketsBack)
 }
 
 TEST(MemoryPartition, PacketOfAnotherPartitionIsAModelError) {
-  const DramTiming& t = dram_preset("HBM2");
-  const AddressMapping mapping(mapping_from_config(Config{}, t, 4, 2, 0));
+  const auto t = std::make_shared<const DramTiming>(dram_preset("HBM2"));
+  const AddressMapping mapping(mapping_from_config(Config{}, *t, 4, 2, 0));
   MemoryPartition partition(1, mapping, t, ControllerConfig{});
   const uint64_t elsewhere = mapping.address_of(DramLocation{2, 0, 0, 0, 0, 0});
   EXPECT_THROW((void)partition.can_accept(packet(elsewhere, 1)), ModelError);
   EXPECT_THROW(MemoryPartition(4, mapping, t, ControllerConfig{}), ConfigError);
+  EXPECT_THROW(MemoryPartition(1, mapping, nullptr, ControllerConfig{}), ModelError);
+}
+
+TEST(MemoryPartition, ItsControllersShareTheTimingItIsGiven) {
+  const auto t = std::make_shared<const DramTiming>(dram_preset("HBM2"));
+  const AddressMapping mapping(mapping_from_config(Config{}, *t, 4, 2, 0));
+  const MemoryPartition partition(1, mapping, t, ControllerConfig{});
+  ASSERT_EQ(partition.channels(), 2u);
+  EXPECT_EQ(&partition.controller(0).channel().timing(), t.get());
+  EXPECT_EQ(&partition.controller(1).channel().timing(), t.get());
 }
 
 TEST(ControllerParams, DefaultsAndSettingsReachTheControllerConfig) {

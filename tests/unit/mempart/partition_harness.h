@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "models/common/config.h"
@@ -19,7 +20,7 @@ struct PartitionHarness {
   PartitionHarness(const DramTiming& t, uint32_t channels, const ControllerConfig& config)
       : timing(t),
         mapping(mapping_from_config(Config{}, t, 1, channels, 0)),
-        partition(0, mapping, t, config),
+        partition(0, mapping, std::make_shared<const DramTiming>(t), config),
         checkers(channels, DramTimingChecker(t)) {
     partition.set_command_observer([this](uint32_t channel, const DramCommand& c) {
       checkers[channel].check(c);
