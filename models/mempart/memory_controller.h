@@ -98,8 +98,11 @@ class MemoryController {
   MemoryController(std::shared_ptr<const DramTiming> timing, const ControllerConfig& config,
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
-  MemoryController(const MemoryController&) = delete;  // its queues point into its own storage
+  // Movable, not copyable: its queues point into its own heap storage, which a move keeps.
+  MemoryController(const MemoryController&) = delete;
   MemoryController& operator=(const MemoryController&) = delete;
+  MemoryController(MemoryController&&) noexcept = default;
+  MemoryController& operator=(MemoryController&&) noexcept = default;
 
   bool can_accept(bool write) const { return room(write) > 0; }
   uint32_t room(bool write) const;          // free entries of the read or write queue

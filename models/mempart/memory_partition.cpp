@@ -47,8 +47,13 @@ struct MemoryPartition::Impl {
   // Per channel: its controller, its next_event() and the cycle it was advanced through
   // (`advanced` too when it is in step), side by side: advance() reads them for every channel.
   struct Channel {
-    std::unique_ptr<MemoryController> controller;
+    Channel(std::shared_ptr<const DramTiming> timing, const ControllerConfig& config,
+            const std::string& prefix)
+        : controller(std::move(timing), config, prefix) {
+      next = controller.next_event();
+    }
     uint64_t next = kNever, synced = kNever;
+    MemoryController controller;  // by value: one pointer hop less from a step to its plan
   };
   std::vector<Channel> channels;
   std::vector<Slot> slots;
@@ -62,7 +67,7 @@ struct MemoryPartition::Impl {
     Channel& c = channels[channel];
     if (c.synced == advanced) return;
     done.clear();
-    c.controller->advance(advanced, done);  // nothing is due: this only moves its clock
+    c.controller.advance(advanced, done);  // nothing is due: this only moves its clock
     c.synced = advanced;
   }
   PartitionStats stats;
@@ -120,10 +125,9 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
                                   prefix, m.burst_bytes, timing->name, timing->burst_bytes()));
   }
   impl_->burst_bytes = m.burst_bytes;
-  impl_->channels.resize(m.channels);
-  for (Impl::Channel& c : impl_->channels) {
-    c.controller = std::make_unique<MemoryController>(timing, controller, prefix + ".controller");
-    c.next = c.controller->next_event();
+  impl_->channels.reserve(m.channels);
+  for (uint32_t c = 0; c < m.channels; ++c) {
+    impl_->channels.emplace_back(timing, controller, prefix + ".controller");
   }
   impl_->need.resize(size_t(m.channels) * 2);
   impl_->bursts.reserve(32);
@@ -139,14 +143,14 @@ bool MemoryPartition::can_accept(const MemPacket& packet) const {
   p.split(packet);
   if (p.bursts.size() == 1) {  // most packets: one sector, or sectors within one burst
     const Burst& b = p.bursts.front();
-    return p.channels[b.channel].controller->can_accept(b.request.write);
+    return p.channels[b.channel].controller.can_accept(b.request.write);
   }
   // Only the channels the bursts go to: count, compare, and clear the counts again.
   for (const Burst& b : p.bursts) ++p.need[b.channel * 2 + b.request.write];
   bool room = true;
   for (const Burst& b : p.bursts) {
     room = room && p.need[b.channel * 2 + b.request.write] <=
-                       p.channels[b.channel].controller->room(b.request.write);
+                       p.channels[b.channel].controller.room(b.request.write);
   }
   for (const Burst& b : p.bursts) p.need[b.channel * 2 + b.request.write] = 0;
   return room;
@@ -176,8 +180,8 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
   for (Burst& b : p.bursts) {
     b.request.id = slot, b.request.arrival = cycle;
     p.sync(b.channel);
-    p.channels[b.channel].controller->enqueue(b.request);
-    p.channels[b.channel].next = p.channels[b.channel].controller->next_event();
+    p.channels[b.channel].controller.enqueue(b.request);
+    p.channels[b.channel].next = p.channels[b.channel].controller.next_event();
   }
   ++p.stats.packets;
   p.stats.read_packets += packet.op != MemOp::Write;
@@ -196,7 +200,7 @@ void MemoryPartition::advance(uint64_t until) {
   p.advanced = until;
   for (Impl::Channel& channel : p.channels) {
     if (channel.next > until) continue;
-    MemoryController& c = *channel.controller;
+    MemoryController& c = channel.controller;
     p.done.clear();
     c.advance(until, p.done);
     channel.synced = until;
@@ -237,7 +241,7 @@ const MemoryController& MemoryPartition::controller(uint32_t channel) const {
   if (channel >= impl_->channels.size()) {
     throw ModelError(kModule, fmt::format("channel {} of {}", channel, channels()));
   }
-  return *impl_->channels[channel].controller;
+  return impl_->channels[channel].controller;
 }
 
 const PartitionStats& MemoryPartition::stats() const {
@@ -250,10 +254,10 @@ void MemoryPartition::set_command_observer(
   p.observer = std::move(observer);
   for (uint32_t c = 0; c < p.channels.size(); ++c) {
     if (!p.observer) {
-      p.channels[c].controller->set_command_observer(nullptr);
+      p.channels[c].controller.set_command_observer(nullptr);
       continue;
     }
-    p.channels[c].controller->set_command_observer(
+    p.channels[c].controller.set_command_observer(
         [&p, c](const DramCommand& command) { p.observer(c, command); });
   }
 }
