@@ -126,7 +126,8 @@ struct Crossbar::Impl {
   uint64_t grant_cycle(uint32_t o) const {
     if (full(o)) return kNever;
     uint64_t first = kNever;
-    for (uint32_t k = 0; k < out_ports[o].requesters; ++k) {
+    // A requester eligible by `now` settles it: nothing is granted before now.
+    for (uint32_t k = 0; k < out_ports[o].requesters && first > now; ++k) {
       const uint32_t i = requesters[size_t(o) * inputs + k];
       first = std::min(first, eligible(i, pairs[pair(i, o)].slot));
     }
@@ -134,7 +135,9 @@ struct Crossbar::Impl {
   }
   void recompute_next_grant() {
     next_grant = kNever;
-    for (uint32_t o : active_outputs.items) next_grant = std::min(next_grant, grant_cycle(o));
+    for (uint32_t k = 0; k < active_outputs.items.size() && next_grant > now; ++k) {
+      next_grant = std::min(next_grant, grant_cycle(active_outputs.items[k]));
+    }
   }
 
   void add_request(uint32_t i, uint32_t o, uint32_t slot) {
