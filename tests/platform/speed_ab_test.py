@@ -2,7 +2,8 @@
 """scripts/speed-ab on the built gpusoc program (argv[1]).
 
 Against a known answer: a wrapper that runs the same memtrace twice costs twice the user time,
-so the plain program comes out about twice as fast; and bad input (a missing program, CPUs
+so the plain program comes out about twice as fast, with the default workload and with a command
+line given after `--`; and bad input (a missing program, CPUs
 that are not two, a memtrace option the program refuses) is one clear error and exit status 2.
 """
 import json
@@ -40,6 +41,20 @@ class SpeedAb(unittest.TestCase):
         self.assertLessEqual(result["speedup"], result["speedup_q3"])
         self.assertGreater(result["old_user_s"], result["new_user_s"])
 
+    @unittest.skipIf(len(os.sched_getaffinity(0)) < 2, "needs two CPUs")
+    def test_any_command_line_after_a_double_dash(self):
+        with tempfile.TemporaryDirectory() as d:
+            twice = os.path.join(d, "twice")
+            with open(twice, "w") as f:
+                f.write(f'#!/bin/sh\n"{GPUSOC}" "$@" && exec "{GPUSOC}" "$@"\n')
+            os.chmod(twice, stat.S_IRWXU)
+            r = speed_ab(GPUSOC, twice, "--pairs", "6", "--", "memtrace", "--requests", "20000",
+                         "--config", os.path.join(ROOT, "configs/tesla-8800gtx.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        result = json.loads(r.stdout)
+        self.assertGreater(result["speedup"], 1 / 2.7)
+        self.assertLess(result["speedup"], 1 / 1.5)
+
     def test_bad_input_is_one_clear_error(self):
         r = speed_ab("/nonexistent/gpusoc", GPUSOC)
         self.assertEqual(r.returncode, 2)
@@ -51,6 +66,12 @@ class SpeedAb(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn(f"{GPUSOC} failed", r.stderr)
         self.assertIn("nonsense", r.stderr)
+        r = speed_ab(GPUSOC, GPUSOC, "--pattern", "stream", "--", "info")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--pattern stream: memtrace options, beside a whole command line", r.stderr)
+        r = speed_ab(GPUSOC, GPUSOC, "--")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("nothing after `--`", r.stderr)
 
 
 if __name__ == "__main__":
