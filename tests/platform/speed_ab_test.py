@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """scripts/speed-ab on the built gpusoc program (argv[1]).
 
-Against a known answer: a wrapper that runs the same memtrace twice costs twice the user time,
+Against a known answer: a wrapper that runs the same command twice costs twice the user time,
 so the plain program comes out about twice as fast, with the default workload and with a command
-line given after `--`; and bad input (a missing program, CPUs
-that are not two, a memtrace option the program refuses) is one clear error and exit status 2.
+line given after `--`; and bad input (a missing program, CPUs that are not two, a memtrace option
+the program refuses, memtrace options beside `--`, nothing after it) is one clear error and exit
+status 2.
 """
 import json
 import os
@@ -23,15 +24,22 @@ def speed_ab(*args):
     return subprocess.run([SCRIPT, *args], capture_output=True, text=True)
 
 
+def speed_ab_against_twice(order, *args):
+    """speed-ab with the plain program and a wrapper running it twice, in `order` ("twice
+    first" or "plain first"), and `args`."""
+    with tempfile.TemporaryDirectory() as d:
+        twice = os.path.join(d, "twice")
+        with open(twice, "w") as f:
+            f.write(f'#!/bin/sh\n"{GPUSOC}" "$@" && exec "{GPUSOC}" "$@"\n')
+        os.chmod(twice, stat.S_IRWXU)
+        pair = (twice, GPUSOC) if order == "twice first" else (GPUSOC, twice)
+        return speed_ab(*pair, *args)
+
+
 class SpeedAb(unittest.TestCase):
     @unittest.skipIf(len(os.sched_getaffinity(0)) < 2, "needs two CPUs")
     def test_twice_the_work_is_half_the_speed(self):
-        with tempfile.TemporaryDirectory() as d:
-            twice = os.path.join(d, "twice")
-            with open(twice, "w") as f:
-                f.write(f'#!/bin/sh\n"{GPUSOC}" "$@" && exec "{GPUSOC}" "$@"\n')
-            os.chmod(twice, stat.S_IRWXU)
-            r = speed_ab(twice, GPUSOC, "--pairs", "6", "--requests", "20000")
+        r = speed_ab_against_twice("twice first", "--pairs", "6", "--requests", "20000")
         self.assertEqual(r.returncode, 0, r.stderr)
         result = json.loads(r.stdout)
         self.assertEqual(result["pairs"], 6)
@@ -43,13 +51,9 @@ class SpeedAb(unittest.TestCase):
 
     @unittest.skipIf(len(os.sched_getaffinity(0)) < 2, "needs two CPUs")
     def test_any_command_line_after_a_double_dash(self):
-        with tempfile.TemporaryDirectory() as d:
-            twice = os.path.join(d, "twice")
-            with open(twice, "w") as f:
-                f.write(f'#!/bin/sh\n"{GPUSOC}" "$@" && exec "{GPUSOC}" "$@"\n')
-            os.chmod(twice, stat.S_IRWXU)
-            r = speed_ab(GPUSOC, twice, "--pairs", "6", "--", "memtrace", "--requests", "20000",
-                         "--config", os.path.join(ROOT, "configs/tesla-8800gtx.json"))
+        r = speed_ab_against_twice("plain first", "--pairs", "6", "--", "memtrace", "--requests",
+                                   "20000", "--config",
+                                   os.path.join(ROOT, "configs/tesla-8800gtx.json"))
         self.assertEqual(r.returncode, 0, r.stderr)
         result = json.loads(r.stdout)
         self.assertGreater(result["speedup"], 1 / 2.7)
