@@ -9,25 +9,11 @@
 #include "models/pcie/link_timing.h"
 #include "models/pcie/pcie_config.h"
 #include "platform/command.h"
-#include "models/sm/cycle_sm_config.h"
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
 
 namespace gpusoc::platform {
 namespace {
-
-// One line on the SMs: their fidelity and, for the cycle-level SM, its main structure.
-std::string sm_summary(const Config& config) {
-  ptx::SimtModel simt = ptx::SimtModel::Stack;
-  uint64_t deadlock = 0;
-  simt_settings(config, simt, deadlock);
-  const std::string simt_text = std::string("SIMT ") + ptx::simt_model_name(simt);
-  if (sm_model(config) != "cycle") return "loosely timed, " + simt_text;
-  const sm::CycleSmConfig c = sm::CycleSmConfig::from_config(config);
-  return fmt::format("cycle-level, {} processing blocks, {} scheduler, {} KiB L1, {} shared banks, {}",
-                     c.processing_blocks, c.scheduler, c.l1.size_bytes >> 10, c.shared.banks,
-                     simt_text);
-}
 
 // One line on the memory system: what the SMs' accesses go through.
 std::string memory_summary(const Config& config, const GpuSpec& spec) {

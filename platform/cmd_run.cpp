@@ -57,9 +57,11 @@ uint64_t app_size(const CommandContext& ctx, const apps::App& app) {
 }
 
 void report(const apps::App& app, const char* backend, const apps::AppResult& result,
-            const apps::AppStats& s) {
-  std::cout << fmt::format("{} on the {}\n", app.name,
-                           std::string(backend) == "soc" ? "SoC" : "functional PTX core");
+            const apps::AppStats& s, const Config& config) {
+  if (std::string(backend) == "soc")
+    std::cout << fmt::format("{} on the SoC; SMs {}\n", app.name, sm_summary(config));
+  else
+    std::cout << fmt::format("{} on the functional PTX core\n", app.name);
   std::cout << fmt::format(
       "  kernels  {} launches, {} CTAs, {} warp instructions ({} thread instructions)\n",
       s.launches, s.ctas, s.warp_instructions, s.thread_instructions);
@@ -94,7 +96,7 @@ int run(const CommandContext& ctx) {
     simt_settings(ctx.config, o.simt_model, o.simt_deadlock_instructions);
     apps::FunctionalAppDevice device(o);
     result = app.run(device, size);
-    report(app, device.backend(), result, device.stats());
+    report(app, device.backend(), result, device.stats(), ctx.config);
     ctx.write_stats();
     return result.verified ? 0 : 1;
   }
@@ -106,7 +108,7 @@ int run(const CommandContext& ctx) {
     result = app.run(device, size);
     stats = device.stats();
   });
-  report(app, "soc", result, stats);
+  report(app, "soc", result, stats, ctx.config);
   ctx.write_stats();
   return result.verified ? 0 : 1;
 }

@@ -191,6 +191,19 @@ void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlo
   deadlock_instructions = kSimtDeadlock.get(config);
 }
 
+std::string sm_summary(const Config& config) {
+  ptx::SimtModel simt = ptx::SimtModel::Stack;
+  uint64_t deadlock = 0;
+  simt_settings(config, simt, deadlock);
+  const std::string simt_text = std::string("SIMT ") + ptx::simt_model_name(simt);
+  if (sm_model(config) != "cycle") return "loosely timed (sm.model=lt), " + simt_text;
+  const sm::CycleSmConfig c = sm::CycleSmConfig::from_config(config);
+  return fmt::format(
+      "cycle-level (sm.model=cycle), {} processing blocks, {} scheduler, {} KiB L1, {} shared "
+      "banks, {}",
+      c.processing_blocks, c.scheduler, c.l1.size_bytes >> 10, c.shared.banks, simt_text);
+}
+
 memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base) {
   memsys::MemoryDescription m;
   m.type = std::string(to_string(spec.memory.type));

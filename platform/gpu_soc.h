@@ -34,6 +34,10 @@ namespace gpusoc::platform {
 bool check_tlm_protocol(const Config& config);
 /// The SMs' fidelity, sm.model: "lt" or "cycle".
 std::string sm_model(const Config& config);
+/// One line on the SMs: their fidelity and SIMT model and, for the cycle-level SM, its main
+/// structure. Every command that runs kernels prints it, since configurations leave sm.model
+/// at its default.
+std::string sm_summary(const Config& config);
 /// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
 /// for whatever runs kernels: the SoC's SMs or the bare functional core.
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);

@@ -64,7 +64,7 @@ TEST_F(CommandsTest, RunVerifiesAndWritesIdenticalStatisticsEachTime) {
       "run sgemm_tiled --size 40 --config " + kConfigs + "/small.json --stats-out ";
   const Outcome a = gpusoc(args + first);
   ASSERT_EQ(a.status, 0) << a.err;
-  EXPECT_THAT(a.out, HasSubstr("sgemm_tiled on the SoC"));
+  EXPECT_THAT(a.out, HasSubstr("sgemm_tiled on the SoC; SMs loosely timed (sm.model=lt)"));
   EXPECT_THAT(a.out, HasSubstr("PASSED: sgemm_tiled"));
   ASSERT_EQ(gpusoc(args + second).status, 0);
   const nlohmann::json stats = read_json(first);
@@ -101,6 +101,7 @@ TEST_F(CommandsTest, SpinWaitNeedsIndependentThreadScheduling) {
                            "--set sm.simt_model=";
   const Outcome its = gpusoc(args + "independent");
   EXPECT_EQ(its.status, 0) << its.err;
+  EXPECT_THAT(its.out, HasSubstr("SMs cycle-level (sm.model=cycle)"));
   EXPECT_THAT(its.out, HasSubstr("PASSED: spin_wait"));
   const Outcome stack = gpusoc(args + "stack");
   EXPECT_EQ(stack.status, 1) << stack.out;

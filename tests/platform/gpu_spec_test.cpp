@@ -1,5 +1,6 @@
 // The GPU structure and clocks resolved from the shipped configurations, checked
 // against NVIDIA's published GeForce 8800 GTX figures.
+#include <filesystem>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -93,6 +94,21 @@ TEST(GpuSpecTest, ACtaMustFitInAnSm) {
 TEST(GpuSpecTest, ResidentThreadsAreWholeWarps) {
   EXPECT_THAT(resolve_error({"sm.max_threads=770"}),
               HasSubstr("--set: sm.max_threads = 770 is not a multiple of sm.warp_size = 32"));
+}
+
+// The files in configs/ describe hardware; how faithfully it is simulated is the user's choice
+// on the command line, so that a V100 run is never silently the slow cycle-level model.
+TEST(GpuSpecTest, ConfigurationFilesLeaveTheFidelityAtItsDefault) {
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kConfigDir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    Config config;
+    config.load_file(entry.path());
+    for (const char* fidelity : {"sm.model", "memory.model"})
+      EXPECT_EQ(config.origin(fidelity), "default") << entry.path() << " sets " << fidelity;
+  }
+  EXPECT_GE(files, 3u);
 }
 
 }  // namespace
