@@ -91,6 +91,7 @@ int run(const CommandContext& ctx) {
     o.num_sms = spec.total_sms();
     o.max_threads_per_cta = spec.sm.max_threads_per_cta;
     o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
+    o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;
     o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
     o.device_memory_bytes = spec.memory.capacity_bytes;
     simt_settings(ctx.config, o.simt_model, o.simt_deadlock_instructions);

@@ -127,6 +127,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   dispatch.limits.shared_memory_bytes = spec_.sm.shared_memory_bytes;
   dispatch.limits.max_threads_per_cta = spec_.sm.max_threads_per_cta;
   dispatch.limits.max_shared_per_cta = spec_.sm.max_shared_per_cta;
+  dispatch.limits.reserved_shared_per_cta = spec_.sm.reserved_shared_per_cta;
   dispatch.limits.stack_bytes_per_thread = spec_.sm.stack_bytes_per_thread;
   for (uint32_t g = 0; g < spec_.gpu.gpcs; ++g)
     for (uint32_t t = 0; t < spec_.gpu.tpcs_per_gpc; ++t)

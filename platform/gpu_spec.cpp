@@ -49,6 +49,12 @@ const Param<U32> kMaxThreadsPerCta{"sm.max_threads_per_cta", 512, "threads",
                                    "threads one CTA may have", Range{1, 4096}};
 const Param<U32> kMaxSharedPerCta{"sm.max_shared_per_cta", 16384, "bytes",
                                   "shared memory one CTA may allocate", Range{0, 1 << 24}};
+const Param<U32> kReservedSharedPerCta{
+    "sm.reserved_shared_per_cta", 0, "bytes",
+    "shared memory the system reserves in every CTA beyond what the kernel asks (1024 on sm_80 "
+    "and later; 0 before): it counts against the SM's shared memory, and PTX's "
+    "%reserved_smem_offset_* registers point into it",
+    Range{0, 1 << 20}};
 const Param<U32> kStackPerThread{"sm.stack_bytes_per_thread", 16384, "bytes",
                                  "local memory (stack, spills, .local) reserved per thread",
                                  Range{0, 1 << 24}};
@@ -116,7 +122,8 @@ GpuSpec GpuSpec::from_config(const Config& config) {
              kFp64Units.get(config),       kWarpSize.get(config),        kMaxThreads.get(config),
              kMaxCtas.get(config),         kRegisters.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
-             kMaxSharedPerCta.get(config), kStackPerThread.get(config)};
+             kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
+             kStackPerThread.get(config)};
   spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
   spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
                  memory_type(kMemoryType.get(config)), kCapacity.get(config)};
@@ -132,6 +139,12 @@ GpuSpec GpuSpec::from_config(const Config& config) {
   }
   if (sm.max_shared_per_cta > sm.shared_memory_bytes) {
     inconsistent(config, kMaxSharedPerCta.name(), sm.max_shared_per_cta, "exceeds",
+                 kSharedMemory.name(), sm.shared_memory_bytes);
+  }
+  if (uint64_t(sm.max_shared_per_cta) + sm.reserved_shared_per_cta > sm.shared_memory_bytes) {
+    inconsistent(config, kReservedSharedPerCta.name(), sm.reserved_shared_per_cta,
+                 "with " + std::string(kMaxSharedPerCta.name()) + " = " +
+                     std::to_string(sm.max_shared_per_cta) + " exceeds",
                  kSharedMemory.name(), sm.shared_memory_bytes);
   }
   return spec;

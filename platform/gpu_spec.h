@@ -30,6 +30,7 @@ struct GpuSpec {
     std::uint32_t shared_memory_bytes;
     std::uint32_t max_threads_per_cta;
     std::uint32_t max_shared_per_cta;
+    std::uint32_t reserved_shared_per_cta;  // by the system, beyond max_shared_per_cta
     std::uint32_t stack_bytes_per_thread;
   };
   struct Clocks {

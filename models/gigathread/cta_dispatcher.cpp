@@ -67,12 +67,13 @@ void CtaDispatcher::set_printf_sink(std::function<void(const std::string&)> sink
   printf_sink_ = std::move(sink);
 }
 
-CtaDispatcher::CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) {
+CtaDispatcher::CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) const {
   const uint32_t warps = uint32_t((r.block.count() + ptx::kWarpSize - 1) / ptx::kWarpSize);
   CtaNeeds n;
   n.threads = warps * ptx::kWarpSize;  // SMs allocate whole warps
   n.registers = r.registers_per_thread * n.threads;
-  n.shared = r.kernel->static_shared_bytes + r.dynamic_shared_bytes;
+  const uint32_t reserved = config_.limits.reserved_shared_per_cta;
+  n.shared = ptx::reserved_shared_begin(*r.kernel, r.dynamic_shared_bytes, reserved) + reserved;
   return n;
 }
 
@@ -142,6 +143,7 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   l.params = request.params;
   l.num_sms = uint32_t(sms_.size());
   l.stack_bytes_per_thread = config_.limits.stack_bytes_per_thread;
+  l.reserved_shared_bytes = config_.limits.reserved_shared_per_cta;
   l.grid_id = next_grid_id_++;
   l.watchdog_warp_instructions = config_.watchdog_warp_instructions;
   l.simt_model = config_.simt_model;

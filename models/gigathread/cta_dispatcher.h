@@ -30,6 +30,7 @@ struct SmLimits {
   uint32_t shared_memory_bytes = 16384;
   uint32_t max_threads_per_cta = 512;
   uint32_t max_shared_per_cta = 16384;
+  uint32_t reserved_shared_per_cta = 0;  // by the system in every CTA, beyond the kernel's
   uint32_t stack_bytes_per_thread = 1024;
 };
 
@@ -73,7 +74,7 @@ class CtaDispatcher : public sc_core::sc_module,
   struct CtaNeeds {
     uint32_t threads = 0, registers = 0, shared = 0;
   };
-  static CtaNeeds needs_of(const GridRequest& request);
+  CtaNeeds needs_of(const GridRequest& request) const;
   bool fits(const SmUsage& used, const CtaNeeds& needs) const;
   std::string check(const GridRequest& request, cmd::ErrorCode& code) const;
   void dispatch();

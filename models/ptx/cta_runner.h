@@ -26,10 +26,12 @@ class CtaRunner {
   void start(Dim3 ctaid, uint32_t sm_id, SparseMemory* global = nullptr,
              GlobalAccessObserver* observer = nullptr);
   /// For a cycle-level SM: also report on-chip accesses to the observer, and let %clock read
-  /// `clock` (null: the functional stand-in). Kept across start().
-  void set_timing_hooks(bool observe_on_chip, const uint64_t* clock) {
+  /// `clock`, a cycle count of `clock_period_ps` (null: the functional stand-in). Kept across
+  /// start().
+  void set_timing_hooks(bool observe_on_chip, const uint64_t* clock, uint64_t clock_period_ps) {
     cta_.observe_on_chip = observe_on_chip;
     cta_.clock = clock;
+    cta_.clock_period_ps = clock_period_ps;
   }
   /// Runs warp `w` (which must be ready) for up to `budget` instructions. A barrier it reaches
   /// is recorded; warps that a completed barrier releases are listed by released() (`w` among

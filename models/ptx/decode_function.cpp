@@ -39,40 +39,87 @@ uint32_t variable_align(const ast::VarDecl& d) {
 
 namespace {
 
+constexpr const char* kWarpSizeIdentifier = "WARP_SZ";
+
 struct SpecialName {
   SpecialReg x, y, z;
   bool has_components;
 };
 
+// Every special register of the PTX ISA (9.x) but the clocks, which are read when the
+// instruction runs (clock_register).
 const std::unordered_map<std::string, SpecialName>& special_names() {
   using S = SpecialReg;
-  static const std::unordered_map<std::string, SpecialName> t = {
-      {"%tid", {S::TidX, S::TidY, S::TidZ, true}},
-      {"%ntid", {S::NtidX, S::NtidY, S::NtidZ, true}},
-      {"%ctaid", {S::CtaidX, S::CtaidY, S::CtaidZ, true}},
-      {"%nctaid", {S::NctaidX, S::NctaidY, S::NctaidZ, true}},
-      {"%laneid", {S::LaneId, S::LaneId, S::LaneId, false}},
-      {"%warpid", {S::WarpId, S::WarpId, S::WarpId, false}},
-      {"%nwarpid", {S::NWarpId, S::NWarpId, S::NWarpId, false}},
-      {"%smid", {S::SmId, S::SmId, S::SmId, false}},
-      {"%nsmid", {S::NSmId, S::NSmId, S::NSmId, false}},
-      {"%gridid", {S::GridId, S::GridId, S::GridId, false}},
-      {"%lanemask_eq", {S::LanemaskEq, S::LanemaskEq, S::LanemaskEq, false}},
-      {"%lanemask_lt", {S::LanemaskLt, S::LanemaskLt, S::LanemaskLt, false}},
-      {"%lanemask_le", {S::LanemaskLe, S::LanemaskLe, S::LanemaskLe, false}},
-      {"%lanemask_gt", {S::LanemaskGt, S::LanemaskGt, S::LanemaskGt, false}},
-      {"%lanemask_ge", {S::LanemaskGe, S::LanemaskGe, S::LanemaskGe, false}},
-      {"%dynamic_smem_size", {S::DynamicSmemSize, S::DynamicSmemSize, S::DynamicSmemSize, false}},
-      {"%total_smem_size", {S::TotalSmemSize, S::TotalSmemSize, S::TotalSmemSize, false}},
-  };
+  static const std::unordered_map<std::string, SpecialName> t = [] {
+    std::unordered_map<std::string, SpecialName> m = {
+        {"%tid", {S::TidX, S::TidY, S::TidZ, true}},
+        {"%ntid", {S::NtidX, S::NtidY, S::NtidZ, true}},
+        {"%ctaid", {S::CtaidX, S::CtaidY, S::CtaidZ, true}},
+        {"%nctaid", {S::NctaidX, S::NctaidY, S::NctaidZ, true}},
+        {"%clusterid", {S::ClusterIdX, S::ClusterIdY, S::ClusterIdZ, true}},
+        {"%nclusterid", {S::NClusterIdX, S::NClusterIdY, S::NClusterIdZ, true}},
+        {"%cluster_ctaid", {S::ClusterCtaidX, S::ClusterCtaidY, S::ClusterCtaidZ, true}},
+        {"%cluster_nctaid", {S::ClusterNctaidX, S::ClusterNctaidY, S::ClusterNctaidZ, true}},
+    };
+    auto scalar = [&m](const std::string& name, S s) { m[name] = {s, s, s, false}; };
+    scalar("%laneid", S::LaneId);
+    scalar("%warpid", S::WarpId);
+    scalar("%nwarpid", S::NWarpId);
+    scalar("%smid", S::SmId);
+    scalar("%nsmid", S::NSmId);
+    scalar("%gridid", S::GridId);
+    scalar("%lanemask_eq", S::LanemaskEq);
+    scalar("%lanemask_lt", S::LanemaskLt);
+    scalar("%lanemask_le", S::LanemaskLe);
+    scalar("%lanemask_gt", S::LanemaskGt);
+    scalar("%lanemask_ge", S::LanemaskGe);
+    scalar("%dynamic_smem_size", S::DynamicSmemSize);
+    scalar("%total_smem_size", S::TotalSmemSize);
+    scalar("%aggr_smem_size", S::AggrSmemSize);
+    scalar("%reserved_smem_offset_begin", S::ReservedSmemBegin);
+    scalar("%reserved_smem_offset_end", S::ReservedSmemEnd);
+    scalar("%reserved_smem_offset_cap", S::ReservedSmemCap);
+    scalar("%reserved_smem_offset_0", S::ReservedSmem0);
+    scalar("%reserved_smem_offset_1", S::ReservedSmem1);
+    scalar("%cluster_ctarank", S::ClusterCtaRank);
+    scalar("%cluster_nctarank", S::ClusterNctaRank);
+    scalar("%is_explicit_cluster", S::IsExplicitCluster);
+    scalar("%current_graph_exec", S::CurrentGraphExec);
+    for (unsigned i = 0; i < 8; ++i) {
+      scalar("%pm" + std::to_string(i), S::PerfCounter);
+      scalar("%pm" + std::to_string(i) + "_64", S::PerfCounter64);
+    }
+    for (unsigned i = 0; i < kEnvironmentRegisters; ++i)
+      scalar("%envreg" + std::to_string(i), S(unsigned(S::EnvReg0) + i));
+    return m;
+  }();
   return t;
 }
 
+ScalarType special_type(SpecialReg s) {
+  switch (s) {
+    case SpecialReg::GridId:
+    case SpecialReg::CurrentGraphExec:
+    case SpecialReg::PerfCounter64:
+      return ScalarType::U64;
+    case SpecialReg::IsExplicitCluster:
+      return ScalarType::Pred;
+    default:
+      return ScalarType::U32;
+  }
+}
+
 std::optional<ClockReg> clock_register(const std::string& name) {
-  if (name == "%clock") return ClockReg::Clock;
-  if (name == "%clock64") return ClockReg::Clock64;
-  if (name == "%globaltimer") return ClockReg::GlobalTimer;
-  return std::nullopt;
+  static const std::unordered_map<std::string, ClockReg> t = {
+      {"%clock", ClockReg::Clock},
+      {"%clock_hi", ClockReg::ClockHi},
+      {"%clock64", ClockReg::Clock64},
+      {"%globaltimer", ClockReg::GlobalTimer},
+      {"%globaltimer_lo", ClockReg::GlobalTimerLo},
+      {"%globaltimer_hi", ClockReg::GlobalTimerHi},
+  };
+  const auto it = t.find(name);
+  return it == t.end() ? std::nullopt : std::optional<ClockReg>(it->second);
 }
 
 bool has_destination(Op op) {
@@ -124,16 +171,6 @@ InstClass core_class(Op op) {
     default:
       return InstClass::Control;
   }
-}
-
-// Special registers of PTX that the functional core does not provide.
-bool is_unsupported_special(const std::string& name) {
-  for (const char* prefix :
-       {"%envreg", "%pm", "%cluster", "%ncluster", "%is_explicit_cluster", "%aggr_smem_size",
-        "%reserved_smem", "%current_graph_exec", "%globaltimer_", "%total_smem_size_"}) {
-    if (name.rfind(prefix, 0) == 0) return true;
-  }
-  return false;
 }
 
 // Type rules of the instructions the warp itself executes; empty when `in` is fine.
@@ -317,11 +354,18 @@ class FunctionDecoder {
       if (h.source == s) return h.reg;
     }
     out_.hidden.push_back(HiddenRegister{out_.num_regs, s});
-    out_.reg_types.push_back(s == SpecialReg::GridId ? ScalarType::U64 : ScalarType::U32);
+    out_.reg_types.push_back(special_type(s));
     return out_.num_regs++;
   }
 
   void error(const ast::Operand& o, const std::string& msg) { diags_.error(o.loc, msg); }
+
+  // WARP_SZ, the predefined identifier nvcc emits for warpSize: a constant.
+  static bool warp_size(Operand& out) {
+    out.kind = Operand::Kind::Imm;
+    out.imm = kWarpSize;
+    return true;
+  }
 
   // A symbol used where a value is expected: its address (or offset in its space).
   bool symbol_value(const ast::Operand& o, const Symbol& s, Operand& out) {
@@ -419,8 +463,9 @@ class FunctionDecoder {
           return true;
         }
         if (const Symbol* s = find_symbol(o.name)) return symbol_value(o, *s, out);
-        if (is_unsupported_special(o.name)) {
-          error(o, "special register '" + o.name + "' is not supported");
+        if (o.name == kWarpSizeIdentifier) return warp_size(out);
+        if (clock_register(o.name)) {
+          error(o, "special register '" + o.name + "' can only be read with mov");
         } else {
           error(o, "undefined register '" + o.name + "'");
         }
@@ -429,6 +474,7 @@ class FunctionDecoder {
       case K::Symbol: {
         const Symbol* s = find_symbol(o.name);
         if (!s) {
+          if (o.name == kWarpSizeIdentifier) return warp_size(out);
           error(o, "undefined symbol '" + o.name + "'");
           return false;
         }

@@ -1,5 +1,6 @@
 #include "models/ptx/decoder.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -271,6 +272,14 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
 
   for (const ast::Function& f : module.functions) {
     if (!f.has_body) continue;
+    // The SoC launches grids of one-CTA clusters only (see the %cluster_* registers).
+    const uint64_t cluster = uint64_t(std::max(1u, f.reqnctapercluster[0])) *
+                             std::max(1u, f.reqnctapercluster[1]) *
+                             std::max(1u, f.reqnctapercluster[2]);
+    if (f.explicitcluster || cluster > 1 || f.maxclusterrank > 1)
+      diags.error(f.loc, "kernel '" + f.name +
+                             "' asks for thread block clusters (.explicitcluster, "
+                             ".reqnctapercluster or .maxclusterrank), which are not supported");
     Function& out = program->functions[function_index.at(f.name)];
     decode_function(f, syms, *program, out, diags);
     out.static_shared_bytes = uint32_t(align_up(syms.shared_bytes, 16));

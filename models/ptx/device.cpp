@@ -235,6 +235,7 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   ctx.global = &impl_->memory;
   ctx.num_sms = impl_->options.num_sms;
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
+  ctx.reserved_shared_bytes = impl_->options.reserved_shared_bytes_per_cta;
   ctx.grid_id = impl_->next_grid_id++;
   ctx.watchdog_warp_instructions = impl_->options.watchdog_warp_instructions;
   ctx.simt_model = impl_->options.simt_model;

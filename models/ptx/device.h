@@ -42,6 +42,7 @@ struct DeviceOptions {
   uint32_t num_sms = 2;  // %nsmid; CTAs are spread over %smid round-robin
   uint32_t max_threads_per_cta = 1024;
   uint32_t max_shared_bytes_per_cta = 48 * 1024;  // static + dynamic
+  uint32_t reserved_shared_bytes_per_cta = 0;     // by the system, beyond the kernel's
   uint32_t stack_bytes_per_thread = 1024;         // local memory: frames, depots, call parameters
   uint64_t device_memory_bytes = 4ull << 30;      // what malloc may hand out
   /// Stops a launch that runs more warp instructions than this (an endless loop, say) with an

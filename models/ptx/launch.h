@@ -21,11 +21,27 @@ namespace gpusoc::ptx {
 const char* simt_model_name(SimtModel m);
 bool simt_model_from_name(const std::string& name, SimtModel& out);
 
+/// Where a CTA's reserved shared memory region starts: after the kernel's static and dynamic
+/// shared memory, 16-byte aligned when there is such a region.
+inline uint32_t reserved_shared_begin(const Function& k, uint32_t dynamic_shared_bytes,
+                                      uint32_t reserved_shared_bytes) {
+  const uint32_t used = k.static_shared_bytes + dynamic_shared_bytes;
+  return reserved_shared_bytes ? (used + 15) / 16 * 16 : used;
+}
+
 struct LaunchContext {
   const Program* program = nullptr;
   const Function* kernel = nullptr;
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
+  /// Shared memory the system reserves in every CTA (sm.reserved_shared_per_cta), after the
+  /// kernel's static and dynamic shared memory; %reserved_smem_offset_* point into it.
+  uint32_t reserved_shared_bytes = 0;
+  uint32_t reserved_shared_begin() const {
+    return ptx::reserved_shared_begin(*kernel, dynamic_shared_bytes, reserved_shared_bytes);
+  }
+  /// A CTA's whole shared memory: static, dynamic, then the reserved region.
+  uint32_t cta_shared_bytes() const { return reserved_shared_begin() + reserved_shared_bytes; }
   std::vector<uint8_t> params;     // the kernel's parameter buffer
   SparseMemory* global = nullptr;  // device memory
   uint32_t num_sms = 1;
@@ -90,8 +106,10 @@ struct CtaContext {
   GlobalAccessObserver* observer = nullptr;  // optional
   bool observe_on_chip = false;  // also tell `observer` about shared/const/param/local accesses
   /// The SM's cycle counter, which %clock and %clock64 read on a timed SM (null: the functional
-  /// core's stand-in, the warp's instruction count).
+  /// core's stand-in, the warp's instruction count), and its period, which turns it into the
+  /// nanoseconds of %globaltimer.
   const uint64_t* clock = nullptr;
+  uint64_t clock_period_ps = 0;
 };
 
 }  // namespace gpusoc::ptx

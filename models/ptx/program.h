@@ -37,9 +37,36 @@ enum class SpecialReg : uint8_t {
   LanemaskGe,
   DynamicSmemSize,
   TotalSmemSize,
+  AggrSmemSize,             // total plus the reserved region
+  ReservedSmemBegin,        // the CTA's reserved shared memory region (sm.reserved_shared_per_cta)
+  ReservedSmemEnd,
+  ReservedSmemCap,
+  ReservedSmem0,            // %reserved_smem_offset_0 and _1: two 8-byte slots within it
+  ReservedSmem1,
+  // A launch without clusters is a grid of one-CTA clusters (PTX ISA, thread block clusters).
+  ClusterIdX,
+  ClusterIdY,
+  ClusterIdZ,
+  NClusterIdX,
+  NClusterIdY,
+  NClusterIdZ,
+  ClusterCtaidX,
+  ClusterCtaidY,
+  ClusterCtaidZ,
+  ClusterNctaidX,
+  ClusterNctaidY,
+  ClusterNctaidZ,
+  ClusterCtaRank,
+  ClusterNctaRank,
+  IsExplicitCluster,
+  CurrentGraphExec,  // 0: kernels are not launched from CUDA graphs
+  PerfCounter,       // %pm0..%pm7: no counters are programmed, they read 0
+  PerfCounter64,     // %pm0_64..%pm7_64
+  EnvReg0,           // %envreg0..%envreg31 are EnvReg0 + n: set by the driver
 };
+constexpr uint32_t kEnvironmentRegisters = 32;
 /// ReadClock's Inst::sub
-enum class ClockReg : uint8_t { Clock, Clock64, GlobalTimer };
+enum class ClockReg : uint8_t { Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi };
 
 struct HiddenRegister {
   uint32_t reg;

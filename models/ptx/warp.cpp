@@ -94,9 +94,68 @@ uint64_t Warp::special_value(SpecialReg s, unsigned lane) const {
     case SpecialReg::DynamicSmemSize:
       return launch_->dynamic_shared_bytes;
     case SpecialReg::TotalSmemSize:
+      return launch_->kernel->static_shared_bytes + launch_->dynamic_shared_bytes;
+    case SpecialReg::AggrSmemSize:
+    case SpecialReg::ReservedSmemEnd:
       return cta_->shared.size();
+    case SpecialReg::ReservedSmemBegin:
+    case SpecialReg::ReservedSmem0:
+      return launch_->reserved_shared_begin();
+    case SpecialReg::ReservedSmem1:
+      return launch_->reserved_shared_begin() + (launch_->reserved_shared_bytes >= 16 ? 8 : 0);
+    case SpecialReg::ReservedSmemCap:
+      return launch_->reserved_shared_bytes;
+    case SpecialReg::ClusterIdX:
+      return cta_->ctaid.x;
+    case SpecialReg::ClusterIdY:
+      return cta_->ctaid.y;
+    case SpecialReg::ClusterIdZ:
+      return cta_->ctaid.z;
+    case SpecialReg::NClusterIdX:
+      return g.x;
+    case SpecialReg::NClusterIdY:
+      return g.y;
+    case SpecialReg::NClusterIdZ:
+      return g.z;
+    case SpecialReg::ClusterNctaidX:
+    case SpecialReg::ClusterNctaidY:
+    case SpecialReg::ClusterNctaidZ:
+    case SpecialReg::ClusterNctaRank:
+      return 1;
+    case SpecialReg::ClusterCtaidX:
+    case SpecialReg::ClusterCtaidY:
+    case SpecialReg::ClusterCtaidZ:
+    case SpecialReg::ClusterCtaRank:
+    case SpecialReg::IsExplicitCluster:
+    case SpecialReg::CurrentGraphExec:
+    case SpecialReg::PerfCounter:
+    case SpecialReg::PerfCounter64:
+      return 0;
+    default:  // %envreg0..31: this model's driver defines none
+      return 0;
   }
-  return 0;
+}
+
+// A timed SM's cycle counter; the functional core has no cycles: there, clocks (and the global
+// timer's nanoseconds) count this warp's instructions.
+uint64_t Warp::clock_value(ClockReg c) const {
+  const uint64_t cycles = cta_->clock ? *cta_->clock : warp_instructions_;
+  const uint64_t ns = cta_->clock ? cycles * cta_->clock_period_ps / 1000 : cycles;
+  switch (c) {
+    case ClockReg::Clock:
+      return uint32_t(cycles);
+    case ClockReg::ClockHi:
+      return uint32_t(cycles >> 32);
+    case ClockReg::Clock64:
+      return cycles;
+    case ClockReg::GlobalTimer:
+      return ns;
+    case ClockReg::GlobalTimerLo:
+      return uint32_t(ns);
+    case ClockReg::GlobalTimerHi:
+      return uint32_t(ns >> 32);
+  }
+  return cycles;
 }
 
 // Pushes a register frame for `fn` and fills the special registers it reads.

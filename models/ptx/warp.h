@@ -132,6 +132,7 @@ class Warp {
     return local_.get() + size_t(lane) * launch_->local_bytes_per_thread();
   }
   uint64_t special_value(SpecialReg s, unsigned lane) const;
+  uint64_t clock_value(ClockReg c) const;
   [[noreturn]] void fault(const Inst& in, unsigned lane, const std::string& what) const;
 
   const LaunchContext* launch_ = nullptr;

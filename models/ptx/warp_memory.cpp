@@ -385,9 +385,7 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
       }
       break;
     case Op::ReadClock: {
-      // The functional core has no cycles: there, clocks count this warp's instructions.
-      const uint64_t now = cta_->clock ? *cta_->clock : warp_instructions_;
-      const uint64_t v = ClockReg(in.sub) == ClockReg::Clock ? uint32_t(now) : now;
+      const uint64_t v = clock_value(ClockReg(in.sub));
       for (LaneMask m = exec; m; m &= m - 1)
         ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + unsigned(__builtin_ctz(m))] = v;
       break;

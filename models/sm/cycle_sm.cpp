@@ -86,7 +86,7 @@ bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
   cta->ctaid = ctaid;
   cta->runner = runners_.take(grid);
   cta->runner->start(ctaid, sm_id_, vram_.get(), this);
-  cta->runner->set_timing_hooks(true, &cycle_);
+  cta->runner->set_timing_hooks(true, &cycle_, cycle_ps_);
   cta->start_cycle = cycle_;
   if (kernel_stats_) cta->kernel = &kernel_stats_->of(grid.launch.kernel->name);
   const uint32_t warps = cta->runner->num_warps();

@@ -155,6 +155,53 @@ TEST(CycleSm, FmaChainComputesWhatTheCpuComputes) {
   EXPECT_EQ(got, expected);
 }
 
+// %globaltimer counts nanoseconds of simulated time, %clock64 the SM's cycles: at 500 MHz the
+// timer advances two nanoseconds a cycle, over a chain of 30 six-cycle FMAs.
+TEST(CycleSm, GlobalTimerCountsNanosecondsOfTheSmClock) {
+  testing::fresh_systemc();
+  auto config = sm_config({"sm.unit.fp32.latency=6"});
+  config.clock_mhz = 500;
+  Bench bench("bench", config);
+  const std::string ptx = R"(
+.visible .entry timers(.param .u64 out)
+{
+.reg .f32 %f<4>;
+.reg .b32 %r<4>;
+.reg .b64 %rd<6>;
+ld.param.u64 %rd1, [out];
+mov.f32 %f1, 0f3F800000;
+mov.f32 %f2, 0f3F000000;
+mov.f32 %f3, 0f3E800000;
+mov.u64 %rd2, %clock64;
+mov.u64 %rd3, %globaltimer;
+)" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", 30) + R"(
+mov.u64 %rd4, %clock64;
+mov.u64 %rd5, %globaltimer;
+mov.u32 %r1, %globaltimer_hi;
+mov.u32 %r2, %clock_hi;
+st.global.u64 [%rd1], %rd2;
+st.global.u64 [%rd1+8], %rd3;
+st.global.u64 [%rd1+16], %rd4;
+st.global.u64 [%rd1+24], %rd5;
+st.global.u32 [%rd1+32], %r1;
+st.global.u32 [%rd1+36], %r2;
+st.global.f32 [%rd1+40], %f1;
+ret;
+}
+)";
+  ASSERT_EQ(bench.run(ptx, "timers", 1, 32).error, cmd::ErrorCode::None);
+  uint64_t v[5] = {};
+  std::memcpy(v, bench.at(0, 40), 40);
+  const uint64_t clock_before = v[0], timer_before = v[1], clock_after = v[2],
+                 timer_after = v[3];
+  EXPECT_GE(clock_after - clock_before, 30u * 6);
+  EXPECT_EQ(timer_after - timer_before, 2 * (clock_after - clock_before));
+  // Each timer read issues a few cycles after its clock read.
+  EXPECT_GT(timer_before, 2 * clock_before);
+  EXPECT_LE(timer_before, 2 * (clock_before + 8));
+  EXPECT_EQ(v[4], 0u);  // %globaltimer_hi and %clock_hi: far below 2^32
+}
+
 TEST(CycleSm, RegisterBankConflictsDelayEachInstruction) {
   // One bank: the FMA's three distinct sources are read one per cycle, two cycles late.
   const auto banked = sm_config({"sm.unit.fp32.latency=6", "sm.register_banks=1"});

@@ -204,6 +204,24 @@ TEST(CtaDispatcher, RegisterLimitAdmitsOneCtaAtATime) {
   EXPECT_EQ(duration(result), 2 * 8 * 102 * 4 * kCyclePs);  // two rounds of one CTA per SM
 }
 
+// sm.reserved_shared_per_cta: the system's shared memory in every CTA counts against the SM's.
+TEST(CtaDispatcher, ReservedSharedMemoryCountsAgainstTheSm) {
+  testing::fresh_systemc();
+  gigathread::SmLimits limits;  // 16384 bytes of shared memory, 8 CTAs
+  limits.reserved_shared_per_cta = 1024;
+  Bench bench("bench", flat_sms(1), limits);
+  auto program = load_ptx(chain_kernel(100));
+  GridRequest r = grid_request(program, "chain", 8, 32);
+  r.dynamic_shared_bytes = 3000;  // 3008 with the region's alignment, then 1024 reserved
+  std::string why;
+  EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), 4u);  // 16384 / 4032, where 3000 alone fit 5
+  EXPECT_EQ(why, "16384 of 4032 bytes of shared memory per CTA");
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(r); });
+  ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
+  EXPECT_EQ(result.stats.max_resident_warps, 4u);
+}
+
 TEST(CtaDispatcher, RoundRobinSpreadsAcrossGpcsFirstAndFillPacks) {
   const std::vector<gigathread::SmPlace> places = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
   for (const char* policy : {"round_robin", "fill"}) {

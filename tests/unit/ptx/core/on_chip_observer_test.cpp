@@ -117,7 +117,7 @@ class OnChipObserverTest : public ::testing::Test {
   std::vector<Access> run(bool on_chip) {
     Recorder recorder;
     CtaRunner runner(launch_);
-    runner.set_timing_hooks(on_chip, nullptr);
+    runner.set_timing_hooks(on_chip, nullptr, 0);
     runner.start(Dim3(0), 0, nullptr, &recorder);
     while (!runner.finished()) runner.step(0, 1000);
     return recorder.seen;
