@@ -5,6 +5,7 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_function.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decoder.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/register_pressure.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/shared_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_simt.cpp

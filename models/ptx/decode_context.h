@@ -62,7 +62,6 @@ uint64_t int_literal_bits(int64_t value, ScalarType target);
 /// Module-scope names and the layout decided for them.
 struct ModuleSymbols {
   std::unordered_map<std::string, Symbol> symbols;
-  uint32_t shared_bytes = 0;  // all static shared variables, laid out once for the module
   uint32_t module_local_bytes = 0;
 };
 

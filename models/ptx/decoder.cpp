@@ -8,6 +8,7 @@
 #include "models/ptx/cfg.h"
 #include "models/ptx/decode_function.h"
 #include "models/ptx/register_pressure.h"
+#include "models/ptx/shared_layout.h"
 
 namespace gpusoc::ptx {
 
@@ -128,6 +129,7 @@ std::vector<uint8_t> initial_bytes(const ast::VarDecl& d, const detail::ModuleSy
 void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlacement& placement,
                    Diagnostics& diags, Program& program) {
   for (const ast::VarDecl& d : m.globals) {
+    if (d.space == StateSpace::Shared) continue;  // place_shared_variables
     if (const std::string bad = detail::variable_problem(d); !bad.empty()) {
       diags.error(d.loc, bad);
       continue;
@@ -146,19 +148,6 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
         placement.write(sym.offset, initial_bytes(d, syms, diags));
         continue;
       }
-      case StateSpace::Shared:
-        if (d.is_extern) {
-          sym.base = AddrBase::DynamicShared;
-        } else {
-          sym.offset = align_up(syms.shared_bytes, align);
-          if (sym.offset + sym.size > detail::kMaxVariableBytes) {
-            diags.error(d.loc,
-                        "static shared memory of the module exceeds 16 MiB at '" + d.name + "'");
-            continue;
-          }
-          syms.shared_bytes = uint32_t(sym.offset + sym.size);
-        }
-        break;
       case StateSpace::Local:
         sym.offset = align_up(syms.module_local_bytes, align);
         if (sym.offset + sym.size > detail::kMaxVariableBytes) {
@@ -174,6 +163,39 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
     }
     syms.symbols[d.name] = sym;
   }
+}
+
+// Static .shared variables (module and function scope) laid out per kernel (shared_layout.h);
+// extern ones are the CTA's dynamic shared memory.
+detail::SharedLayout place_shared_variables(const ast::Module& m, detail::ModuleSymbols& syms,
+                                            Diagnostics& diags) {
+  std::vector<const ast::VarDecl*> placed, dynamic;
+  auto take = [&](const ast::VarDecl& d) {
+    if (d.space != StateSpace::Shared) return;
+    if (const std::string bad = detail::variable_problem(d); !bad.empty()) {
+      diags.error(d.loc, bad);
+      return;
+    }
+    (d.is_extern ? dynamic : placed).push_back(&d);
+  };
+  for (const ast::VarDecl& d : m.globals) take(d);
+  for (const ast::Function& f : m.functions) {
+    for (const ast::Statement& st : f.body)
+      if (st.kind == ast::Statement::Kind::Declaration) take(st.decl);
+  }
+  detail::SharedLayout layout = detail::layout_shared_variables(m, placed);
+  auto declare = [&](const ast::VarDecl& d, AddrBase base, uint64_t offset) {
+    detail::Symbol sym;
+    sym.space = StateSpace::Shared;
+    sym.base = base;
+    sym.offset = offset;
+    sym.size = detail::variable_size(d);
+    sym.type = d.type;
+    syms.symbols[d.name] = sym;
+  };
+  for (const ast::VarDecl* d : placed) declare(*d, AddrBase::Absolute, layout.offsets.at(d->name));
+  for (const ast::VarDecl* d : dynamic) declare(*d, AddrBase::DynamicShared, 0);
+  return layout;
 }
 
 // Direct calls are checked once here; indirect ones when they run (Warp::call).
@@ -257,17 +279,8 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     syms.symbols[f.name] = sym;
     program->functions.push_back(std::move(out));
   }
+  const detail::SharedLayout shared = place_shared_variables(module, syms, diags);
   place_globals(module, syms, placement, diags, *program);
-  // Shared declarations inside function bodies are module-wide in the functional model too.
-  for (const ast::Function& f : module.functions) {
-    for (const ast::Statement& st : f.body) {
-      if (st.kind != ast::Statement::Kind::Declaration || st.decl.space != StateSpace::Shared)
-        continue;
-      ast::Module one;
-      one.globals.push_back(st.decl);
-      place_globals(one, syms, placement, diags, *program);
-    }
-  }
   program->module_local_bytes = uint32_t(align_up(syms.module_local_bytes, 16));
 
   for (const ast::Function& f : module.functions) {
@@ -282,7 +295,14 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
                              ".reqnctapercluster or .maxclusterrank), which are not supported");
     Function& out = program->functions[function_index.at(f.name)];
     decode_function(f, syms, *program, out, diags);
-    out.static_shared_bytes = uint32_t(align_up(syms.shared_bytes, 16));
+    if (f.is_entry) {
+      const uint64_t bytes = shared.kernel_bytes.at(f.name);
+      if (bytes > detail::kMaxVariableBytes)
+        diags.error(f.loc, "the static shared memory of kernel '" + f.name + "' (" +
+                               std::to_string(bytes) + " bytes) exceeds 16 MiB");
+      else
+        out.static_shared_bytes = uint32_t(bytes);
+    }
     assign_reconvergence_points(out.code);
   }
   check_direct_calls(*program, diags);
