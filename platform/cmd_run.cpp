@@ -89,6 +89,8 @@ int run(const CommandContext& ctx) {
     const GpuSpec spec = GpuSpec::from_config(ctx.config);
     ptx::DeviceOptions o;
     o.num_sms = spec.total_sms();
+    o.registers_per_sm = spec.sm.registers;
+    o.max_threads_per_sm = spec.sm.max_threads;
     o.max_threads_per_cta = spec.sm.max_threads_per_cta;
     o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
     o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;

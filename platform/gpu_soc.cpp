@@ -83,6 +83,8 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   gt.vram_bytes = spec_.memory.capacity_bytes;
   gt.max_threads_per_cta = spec_.sm.max_threads_per_cta;
   gt.registers_per_sm = spec_.sm.registers;
+  gt.max_threads_per_sm = spec_.sm.max_threads;
+  gt.register_allocation_unit = spec_.sm.register_allocation_unit;
   gt.check();
 
   const pcie::PcieConfig link = pcie::PcieConfig::from_config(config);
@@ -124,6 +126,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   dispatch.limits.max_threads = spec_.sm.max_threads;
   dispatch.limits.max_ctas = spec_.sm.max_ctas;
   dispatch.limits.registers = spec_.sm.registers;
+  dispatch.limits.register_allocation_unit = spec_.sm.register_allocation_unit;
   dispatch.limits.shared_memory_bytes = spec_.sm.shared_memory_bytes;
   dispatch.limits.max_threads_per_cta = spec_.sm.max_threads_per_cta;
   dispatch.limits.max_shared_per_cta = spec_.sm.max_shared_per_cta;

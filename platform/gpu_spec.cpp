@@ -43,6 +43,11 @@ const Param<U32> kMaxCtas{"sm.max_ctas", 8, "CTAs", "resident CTAs (thread block
 const Param<U32> kRegisters{"sm.registers", 8192, "registers",
                             "32-bit registers per SM, shared by its resident threads",
                             Range{1, 1 << 20}};
+const Param<U32> kRegisterUnit{
+    "sm.register_allocation_unit", 256, "registers",
+    "a warp's registers are allocated in multiples of this (256 on Fermi through Hopper: 8 per "
+    "thread), so a kernel's registers per thread are rounded up to it when CTAs are placed",
+    Range{1, 1 << 16}};
 const Param<U32> kSharedMemory{"sm.shared_memory_bytes", 16384, "bytes", "shared memory per SM",
                                Range{0, 1 << 24}};
 const Param<U32> kMaxThreadsPerCta{"sm.max_threads_per_cta", 512, "threads",
@@ -120,7 +125,7 @@ GpuSpec GpuSpec::from_config(const Config& config) {
   spec.gpu = {kGpcs.get(config), kTpcsPerGpc.get(config), kSmsPerTpc.get(config)};
   spec.sm = {kSpCores.get(config),         kSfus.get(config),
              kFp64Units.get(config),       kWarpSize.get(config),        kMaxThreads.get(config),
-             kMaxCtas.get(config),         kRegisters.get(config),
+             kMaxCtas.get(config),         kRegisters.get(config),       kRegisterUnit.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
              kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
              kStackPerThread.get(config)};

@@ -27,6 +27,7 @@ struct GpuSpec {
     std::uint32_t max_threads;
     std::uint32_t max_ctas;
     std::uint32_t registers;
+    std::uint32_t register_allocation_unit;  // registers per warp are a multiple of it
     std::uint32_t shared_memory_bytes;
     std::uint32_t max_threads_per_cta;
     std::uint32_t max_shared_per_cta;

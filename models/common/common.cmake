@@ -4,6 +4,7 @@ option(GPUSOC_ENABLE_TRACE "Keep GPUSOC_DEBUG/GPUSOC_TRACE statements in optimiz
 set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/spelling.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/text_table.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/text_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/constraint.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_spec.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_registry.cpp

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/common/param.h"
+#include "models/gigathread/register_allocation.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::gigathread {
@@ -71,7 +72,9 @@ CtaDispatcher::CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) const {
   const uint32_t warps = uint32_t((r.block.count() + ptx::kWarpSize - 1) / ptx::kWarpSize);
   CtaNeeds n;
   n.threads = warps * ptx::kWarpSize;  // SMs allocate whole warps
-  n.registers = r.registers_per_thread * n.threads;
+  n.registers = uint32_t(registers_per_warp(r.registers_per_thread,
+                                            config_.limits.register_allocation_unit) *
+                         warps);
   const uint32_t reserved = config_.limits.reserved_shared_per_cta;
   n.shared = ptx::reserved_shared_begin(*r.kernel, r.dynamic_shared_bytes, reserved) + reserved;
   return n;

@@ -27,6 +27,7 @@ struct SmLimits {
   uint32_t max_threads = 768;
   uint32_t max_ctas = 8;
   uint32_t registers = 8192;
+  uint32_t register_allocation_unit = 256;  // per warp
   uint32_t shared_memory_bytes = 16384;
   uint32_t max_threads_per_cta = 512;
   uint32_t max_shared_per_cta = 16384;

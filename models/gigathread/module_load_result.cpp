@@ -8,42 +8,36 @@
 namespace gpusoc::gigathread {
 namespace {
 
-uint64_t align8(uint64_t v) {
-  return (v + 7) & ~uint64_t{7};
-}
-
 template <typename T>
 void put(std::vector<uint8_t>& out, uint64_t offset, const T& value) {
   std::memcpy(out.data() + offset, &value, sizeof(T));
 }
 
+cmd::ModuleLoadResultLayout layout_of(const ModuleLoadReport& r, uint64_t diagnostics_bytes) {
+  return cmd::module_load_result_layout(r.kernels.size(), r.globals.size(), r.params.size(),
+                                        r.strings.size(), diagnostics_bytes);
+}
+
 }  // namespace
 
-ModuleLoadResultLayout module_load_result_layout(uint64_t num_kernels, uint64_t num_globals,
-                                                 uint64_t num_params, uint64_t diagnostics_bytes) {
-  ModuleLoadResultLayout l;
-  l.kernels = align8(sizeof(cmd::ModuleLoadResult));
-  l.globals = align8(l.kernels + num_kernels * sizeof(cmd::KernelEntry));
-  l.params = align8(l.globals + num_globals * sizeof(cmd::GlobalEntry));
-  l.diagnostics = align8(l.params + num_params * sizeof(cmd::ParamEntry));
-  l.total = align8(l.diagnostics + diagnostics_bytes);
-  return l;
+uint32_t ModuleLoadReport::add_string(const std::string& name) {
+  const uint32_t offset = uint32_t(strings.size());
+  strings += name;
+  strings += '\0';
+  return offset;
 }
 
 uint64_t ModuleLoadReport::required_bytes() const {
-  const uint64_t text = diagnostics.empty() ? 0 : diagnostics.size() + 1;
-  return module_load_result_layout(kernels.size(), globals.size(), params.size(), text).total;
+  return layout_of(*this, diagnostics.empty() ? 0 : diagnostics.size() + 1).total;
 }
 
 std::vector<uint8_t> encode_module_load_result(const ModuleLoadReport& report, uint64_t capacity,
                                                uint64_t required) {
   std::string text = report.diagnostics;
-  ModuleLoadResultLayout layout =
-      module_load_result_layout(report.kernels.size(), report.globals.size(), report.params.size(),
-                                text.empty() ? 0 : text.size() + 1);
+  cmd::ModuleLoadResultLayout layout = layout_of(report, text.empty() ? 0 : text.size() + 1);
   if (layout.total > capacity) {
     if (!report.kernels.empty() || !report.globals.empty() || !report.params.empty() ||
-        capacity < layout.diagnostics) {
+        !report.strings.empty() || capacity < layout.diagnostics) {
       throw ModelError("gigathread", "a module load result with entries cannot be cut");
     }
     // Keep whole lines that fit with their NUL; at least the start of the first line.
@@ -51,7 +45,7 @@ std::vector<uint8_t> encode_module_load_result(const ModuleLoadReport& report, u
     text.resize(room == 0 ? 0 : room - 1);
     const size_t line_end = text.rfind('\n');
     if (line_end != std::string::npos) text.resize(line_end + 1);
-    layout = module_load_result_layout(0, 0, 0, text.empty() ? 0 : text.size() + 1);
+    layout = cmd::module_load_result_layout(0, 0, 0, 0, text.empty() ? 0 : text.size() + 1);
   }
   cmd::ModuleLoadResult header;
   header.status = uint32_t(report.status);
@@ -59,6 +53,7 @@ std::vector<uint8_t> encode_module_load_result(const ModuleLoadReport& report, u
   header.num_kernels = uint32_t(report.kernels.size());
   header.num_globals = uint32_t(report.globals.size());
   header.num_params = uint32_t(report.params.size());
+  header.strings_bytes = uint32_t(report.strings.size());
   header.diagnostics_bytes = uint32_t(text.empty() ? 0 : text.size() + 1);
   header.required_bytes = required;
 
@@ -70,6 +65,8 @@ std::vector<uint8_t> encode_module_load_result(const ModuleLoadReport& report, u
     put(out, layout.globals + i * sizeof(cmd::GlobalEntry), report.globals[i]);
   for (size_t i = 0; i < report.params.size(); ++i)
     put(out, layout.params + i * sizeof(cmd::ParamEntry), report.params[i]);
+  if (!report.strings.empty())
+    std::memcpy(out.data() + layout.strings, report.strings.data(), report.strings.size());
   if (!text.empty()) std::memcpy(out.data() + layout.diagnostics, text.data(), text.size());
   return out;
 }

@@ -1,5 +1,5 @@
 // The ModuleLoadResult a ModuleLoad packet writes to host memory (packets.h): what the load
-// produced, the byte layout of its parts, and its encoding into a buffer of a given size.
+// produced, and its encoding into a buffer of a given size.
 #pragma once
 
 #include <cstdint>
@@ -10,17 +10,6 @@
 
 namespace gpusoc::gigathread {
 
-/// Offsets of the parts from the start of the buffer; each is 8-byte aligned.
-struct ModuleLoadResultLayout {
-  uint64_t kernels = 0;      // KernelEntry[num_kernels]
-  uint64_t globals = 0;      // GlobalEntry[num_globals]
-  uint64_t params = 0;       // ParamEntry[num_params]
-  uint64_t diagnostics = 0;  // diagnostics_bytes of text, NUL included
-  uint64_t total = 0;        // required_bytes
-};
-ModuleLoadResultLayout module_load_result_layout(uint64_t num_kernels, uint64_t num_globals,
-                                                 uint64_t num_params, uint64_t diagnostics_bytes);
-
 /// What one ModuleLoad produced, before it is laid out.
 struct ModuleLoadReport {
   cmd::ErrorCode status = cmd::ErrorCode::None;
@@ -28,8 +17,11 @@ struct ModuleLoadReport {
   std::vector<cmd::KernelEntry> kernels;
   std::vector<cmd::GlobalEntry> globals;
   std::vector<cmd::ParamEntry> params;
+  std::string strings;      // the entries' names, each NUL-terminated
   std::string diagnostics;  // one problem per line; empty after a successful load
 
+  /// Adds `name` to the string table; returns its offset.
+  uint32_t add_string(const std::string& name);
   /// The whole result's size in bytes as laid out.
   uint64_t required_bytes() const;
 };

@@ -7,9 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "models/gigathread/register_allocation.h"
 #include "models/ptx/decoder.h"
 #include "models/ptx/inst.h"
-#include "models/ptx/parser.h"
+#include "models/ptx/module_load.h"
 #include "models/ptx/register_pressure.h"
 
 namespace gpusoc::gigathread {
@@ -87,35 +88,13 @@ std::string diagnostics_text(const std::vector<ptx::Diagnostic>& list) {
   return text;
 }
 
-/// Parse and decode; null with `problems` filled when the text does not load.
-std::shared_ptr<ptx::Program> decode(const std::string& text, const std::string& file,
-                                     HeapPlacement& placement, std::string& problems) {
-  ptx::Diagnostics diags(file);
-  try {
-    ptx::ast::Module parsed = ptx::parse_module(text, diags);
-    if (!diags.empty()) {
-      problems = diagnostics_text(diags.list());
-      return nullptr;
-    }
-    parsed.file = file;
-    std::shared_ptr<ptx::Program> program = ptx::decode_module(parsed, placement, diags);
-    if (!diags.empty()) {
-      problems = diagnostics_text(diags.list());
-      return nullptr;
-    }
-    return program;
-  } catch (const std::exception& e) {
-    problems = fmt::format("{}: error: the PTX core failed: {}\n", file, e.what());
-    return nullptr;
-  }
-}
-
-template <size_t N>
-bool copy_name(char (&dst)[N], const std::string& name) {
-  if (name.size() >= N) return false;
-  std::memcpy(dst, name.c_str(), name.size() + 1);
-  return true;
-}
+// The ABI's register sources are the core's.
+static_assert(uint32_t(cmd::RegisterSource::Estimate) == uint32_t(ptx::RegisterSource::Estimate) &&
+              uint32_t(cmd::RegisterSource::LaunchBounds) ==
+                  uint32_t(ptx::RegisterSource::LaunchBounds) &&
+              uint32_t(cmd::RegisterSource::MaxNReg) == uint32_t(ptx::RegisterSource::MaxNReg) &&
+              uint32_t(cmd::RegisterSource::PtxasReport) ==
+                  uint32_t(ptx::RegisterSource::PtxasReport));
 
 uint64_t threads(const uint32_t (&dims)[3]) {
   return uint64_t(std::max(1u, dims[0])) * std::max(1u, dims[1]) * std::max(1u, dims[2]);
@@ -128,60 +107,80 @@ ModuleLoader::ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram)
       vram_(vram),
       heap_(std::make_shared<FirmwareHeap>(config.heap_base(), config.firmware_heap_bytes)) {}
 
-ModuleLoadOutcome ModuleLoader::failure(cmd::ErrorCode code, uint64_t text_address,
-                                        uint64_t text_bytes, const std::string& problems,
-                                        uint64_t buffer_bytes, uint64_t required) const {
+ModuleLoadOutcome ModuleLoader::failure(cmd::ErrorCode code, const ModuleLoadRequest& request,
+                                        const std::string& problems, uint64_t required) const {
   ModuleLoadReport report;
   report.status = code;
   report.diagnostics = problems;
   ModuleLoadOutcome out;
   out.error = code;
   out.message = fmt::format("ModuleLoad of {} bytes of PTX at device 0x{:x} failed:\n{}",
-                            text_bytes, text_address, problems);
-  out.result = encode_module_load_result(report, buffer_bytes,
+                            request.text_bytes, request.text_address, problems);
+  out.result = encode_module_load_result(report, request.buffer_bytes,
                                          required ? required : report.required_bytes());
   return out;
 }
 
-ModuleLoadOutcome ModuleLoader::load(uint64_t text_address, uint64_t text_bytes,
-                                     uint64_t buffer_bytes) {
-  using cmd::ErrorCode;
-  const std::string file = fmt::format("ptx@0x{:x}", text_address);
-  auto fail = [&](ErrorCode code, const std::string& problems, uint64_t required = 0) {
-    return failure(code, text_address, text_bytes, problems, buffer_bytes, required);
-  };
-  if (text_bytes == 0)
-    return fail(ErrorCode::ModuleLoadFailed, file + ": error: no PTX text (0 bytes)\n");
-  if (text_bytes > config_.max_module_bytes) {
-    return fail(ErrorCode::ModuleLoadFailed,
-                fmt::format("{}: error: {} bytes of PTX exceed the limit of {} bytes "
-                            "(gigathread.max_module_bytes)\n",
-                            file, text_bytes, config_.max_module_bytes));
+cmd::ErrorCode ModuleLoader::read_text(uint64_t address, uint64_t bytes, const char* what,
+                                       const std::string& file, std::string& text,
+                                       std::string& problem) {
+  text.clear();
+  if (bytes == 0) return cmd::ErrorCode::None;
+  if (bytes > config_.max_module_bytes) {
+    problem = fmt::format("{}: error: {} bytes of {} exceed the limit of {} bytes "
+                          "(gigathread.max_module_bytes)\n",
+                          file, bytes, what, config_.max_module_bytes);
+    return cmd::ErrorCode::ModuleLoadFailed;
   }
   const uint64_t vram_end = config_.vram_base + config_.vram_bytes;
-  if (text_address < config_.vram_base || text_address > vram_end ||
-      vram_end - text_address < text_bytes) {
-    return fail(
-        ErrorCode::DeviceAccessFault,
-        fmt::format("{}: error: the text [0x{:x}, 0x{:x}) is not inside VRAM "
-                    "[0x{:x}, 0x{:x})\n",
-                    file, text_address, text_address + text_bytes, config_.vram_base, vram_end));
+  if (address < config_.vram_base || address > vram_end || vram_end - address < bytes) {
+    problem = fmt::format("{}: error: the text [0x{:x}, 0x{:x}) is not inside VRAM "
+                          "[0x{:x}, 0x{:x})\n",
+                          file, address, address + bytes, config_.vram_base, vram_end);
+    return cmd::ErrorCode::DeviceAccessFault;
   }
-  std::string text(text_bytes, '\0');
-  const tlm::tlm_response_status read = vram_.read(text_address, text.data(), text_bytes);
+  text.assign(bytes, '\0');
+  const tlm::tlm_response_status read = vram_.read(address, text.data(), bytes);
   if (read != tlm::TLM_OK_RESPONSE) {
-    return fail(ErrorCode::DeviceAccessFault,
-                fmt::format("{}: error: reading the text from VRAM failed: {}\n", file,
-                            response_text(read)));
+    problem = fmt::format("{}: error: reading the text from VRAM failed: {}\n", file,
+                          response_text(read));
+    return cmd::ErrorCode::DeviceAccessFault;
   }
   text.resize(std::strlen(text.c_str()));  // C strings arrive with their NUL
+  return cmd::ErrorCode::None;
+}
+
+ModuleLoadOutcome ModuleLoader::load(const ModuleLoadRequest& request) {
+  using cmd::ErrorCode;
+  const std::string file = fmt::format("ptx@0x{:x}", request.text_address);
+  const std::string report_file = fmt::format("ptxas@0x{:x}", request.report_address);
+  auto fail = [&](ErrorCode code, const std::string& problems, uint64_t required = 0) {
+    return failure(code, request, problems, required);
+  };
+  std::string text, report, problems;
+  if (ErrorCode e =
+          read_text(request.text_address, request.text_bytes, "PTX", file, text, problems);
+      e != ErrorCode::None)
+    return fail(e, problems);
+  if (request.report_bytes != 0) {
+    if (ErrorCode e = read_text(request.report_address, request.report_bytes, "ptxas report",
+                                report_file, report, problems);
+        e != ErrorCode::None)
+      return fail(e, problems);
+  }
 
   HeapPlacement placement(heap_);
-  std::string problems;
-  std::shared_ptr<ptx::Program> program = decode(text, file, placement, problems);
-  if (!program) {
-    return fail(ErrorCode::ModuleLoadFailed, problems);
+  ptx::Diagnostics diags(file);
+  std::shared_ptr<ptx::Program> program;
+  try {
+    const ptx::RegisterTarget target{config_.registers_per_sm, config_.max_threads_per_sm};
+    program = ptx::load_program(ptx::ModuleSource{text, file, report, report_file, target},
+                                placement, diags);
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::ModuleLoadFailed,
+                fmt::format("{}: error: the PTX core failed: {}\n", file, e.what()));
   }
+  if (!program) return fail(ErrorCode::ModuleLoadFailed, diagnostics_text(diags.list()));
   for (const ptx::GlobalVariable& g : program->globals) {
     if (g.address != 0) continue;
     problems += fmt::format(
@@ -196,20 +195,19 @@ ModuleLoadOutcome ModuleLoader::load(uint64_t text_address, uint64_t text_bytes,
   if (!placement.flush(vram_, problems))
     return fail(ErrorCode::DeviceAccessFault, file + ": error: " + problems);
   LoadedModule module;
-  ModuleLoadReport report = describe(*program, table_.next_id(), module, problems);
-  if (!problems.empty()) return fail(ErrorCode::ModuleLoadFailed, problems);
-  const uint64_t required = report.required_bytes();
-  if (required > buffer_bytes) {
+  const ModuleLoadReport result = describe(*program, table_.next_id(), module);
+  const uint64_t required = result.required_bytes();
+  if (required > request.buffer_bytes) {
     return fail(ErrorCode::ModuleLoadFailed,
                 fmt::format("{}: error: the result buffer has {} bytes; this module's result "
                             "needs {} (required_bytes): nothing was loaded\n",
-                            file, buffer_bytes, required),
+                            file, request.buffer_bytes, required),
                 required);
   }
   module.program = placement.adopt(std::move(program));
   ModuleLoadOutcome out;
   out.module_id = table_.add(std::move(module));
-  out.result = encode_module_load_result(report, buffer_bytes, required);
+  out.result = encode_module_load_result(result, request.buffer_bytes, required);
   return out;
 }
 
@@ -227,23 +225,23 @@ uint32_t ModuleLoader::max_threads_per_cta(const ptx::Function& kernel, uint32_t
     limit = std::min(limit, threads(kernel.maxntid));
   }
   if (config_.registers_per_sm && registers) {
-    limit = std::min<uint64_t>(
-        limit, config_.registers_per_sm / registers / ptx::kWarpSize * ptx::kWarpSize);
+    const uint64_t warps =
+        config_.registers_per_sm / registers_per_warp(registers, config_.register_allocation_unit);
+    limit = std::min<uint64_t>(limit, warps * ptx::kWarpSize);
   }
   return uint32_t(limit);
 }
 
 ModuleLoadReport ModuleLoader::describe(const ptx::Program& program, uint32_t module_id,
-                                        LoadedModule& module, std::string& problems) const {
+                                        LoadedModule& module) const {
   ModuleLoadReport report;
   report.module_id = module_id;
   for (const ptx::Function& f : program.functions) {
     if (!f.is_entry || !f.has_body) continue;
     cmd::KernelEntry e;
-    if (!copy_name(e.name, f.name)) {
-      problems += fmt::format("{}: error: kernel name '{}' has {} bytes; a KernelEntry holds {}\n",
-                              program.file, f.name, f.name.size(), sizeof(e.name) - 1);
-    }
+    e.name_offset = report.add_string(f.name);
+    e.name_bytes = uint32_t(f.name.size());
+    e.register_source = uint32_t(f.register_source);
     const uint32_t registers = ptx::registers_per_thread(program, f);
     e.handle = ModuleTable::handle(module_id, uint32_t(module.kernels.size()));
     e.first_param = uint32_t(report.params.size());
@@ -259,11 +257,8 @@ ModuleLoadReport ModuleLoader::describe(const ptx::Program& program, uint32_t mo
   }
   for (const ptx::GlobalVariable& g : program.globals) {
     cmd::GlobalEntry e;
-    if (!copy_name(e.name, g.name)) {
-      problems +=
-          fmt::format("{}: error: variable name '{}' has {} bytes; a GlobalEntry holds {}\n",
-                      program.file, g.name, g.name.size(), sizeof(e.name) - 1);
-    }
+    e.name_offset = report.add_string(g.name);
+    e.name_bytes = uint32_t(g.name.size());
     e.address = g.address;
     e.bytes = g.size;
     report.globals.push_back(e);

@@ -19,6 +19,13 @@
 
 namespace gpusoc::gigathread {
 
+/// A ModuleLoad packet's arguments.
+struct ModuleLoadRequest {
+  uint64_t text_address = 0, text_bytes = 0;      // the PTX, in VRAM
+  uint64_t report_address = 0, report_bytes = 0;  // its ptxas report, in VRAM; 0 bytes: none
+  uint64_t buffer_bytes = 0;                      // the result buffer's size
+};
+
 struct ModuleLoadOutcome {
   cmd::ErrorCode error = cmd::ErrorCode::None;
   std::string message;          // for the channel's error log when the load failed
@@ -30,10 +37,11 @@ class ModuleLoader {
  public:
   ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram);
 
-  /// Loads the PTX text at device address `text_address` (`text_bytes`, which may include a
-  /// terminating NUL) for a result buffer of `buffer_bytes` (at least a ModuleLoadResult
-  /// header; the caller checks). Waits for the VRAM accesses (call from an SC_THREAD).
-  ModuleLoadOutcome load(uint64_t text_address, uint64_t text_bytes, uint64_t buffer_bytes);
+  /// Loads the PTX text (which may end in a NUL), with the exact register counts of its ptxas
+  /// report when the request names one, for a result buffer of `buffer_bytes` (at least a
+  /// ModuleLoadResult header; the caller checks). Waits for the VRAM accesses (call from an
+  /// SC_THREAD).
+  ModuleLoadOutcome load(const ModuleLoadRequest& request);
   /// InvalidModule (with `why`) when `id` names no loaded module.
   cmd::ErrorCode unload(uint32_t id, std::string& why);
 
@@ -41,13 +49,15 @@ class ModuleLoader {
   const FirmwareHeap& heap() const { return *heap_; }
 
  private:
-  ModuleLoadOutcome failure(cmd::ErrorCode code, uint64_t text_address, uint64_t text_bytes,
-                            const std::string& problems, uint64_t buffer_bytes,
-                            uint64_t required = 0) const;
-  /// The kernel, global and parameter entries of a decoded program; fills `problems` with names
-  /// the ABI cannot carry.
-  ModuleLoadReport describe(const ptx::Program& program, uint32_t module_id, LoadedModule& module,
-                            std::string& problems) const;
+  ModuleLoadOutcome failure(cmd::ErrorCode code, const ModuleLoadRequest& request,
+                            const std::string& problems, uint64_t required = 0) const;
+  /// Reads `bytes` of text at `address` (cut at a NUL) into `text`; a problem (too long,
+  /// outside VRAM, a refused read) is returned with its error code, naming `file` and `what`.
+  cmd::ErrorCode read_text(uint64_t address, uint64_t bytes, const char* what,
+                           const std::string& file, std::string& text, std::string& problem);
+  /// The kernel, global and parameter entries of a decoded program.
+  ModuleLoadReport describe(const ptx::Program& program, uint32_t module_id,
+                            LoadedModule& module) const;
   uint32_t max_threads_per_cta(const ptx::Function& kernel, uint32_t registers) const;
 
   const GigaThreadConfig& config_;

@@ -22,7 +22,8 @@ enum class Opcode : uint32_t {
   Fence = 6,         // a0: host address of a 64-bit word, a1: value; like SemRelease without
                      //     the timestamp, usually with kFlagInterrupt so the host can sleep
   ModuleLoad = 7,    // a0: device address of PTX text, a1: its bytes, a2: host address of a
-                     //     ModuleLoadResult buffer, a3: the buffer's bytes
+                     //     ModuleLoadResult buffer, a3: the buffer's bytes, a4: device address
+                     //     of a ptxas report for the module (0: none), a5: its bytes
   ModuleUnload = 8,  // a0: module id
 };
 
@@ -120,7 +121,8 @@ constexpr const char* error_name(ErrorCode code) {
 
 /// The buffer a ModuleLoad fills: this header, then `num_kernels` KernelEntry, then
 /// `num_globals` GlobalEntry, then `num_params` ParamEntry (all kernels' parameters in order),
-/// then `diagnostics_bytes` of text (load errors, one per line) — each part 8-byte aligned.
+/// then `strings_bytes` of names (each NUL-terminated), then `diagnostics_bytes` of text (load
+/// errors, one per line) — each part 8-byte aligned (module_load_result_layout).
 struct ModuleLoadResult {
   uint32_t status = 0;        // ErrorCode: None, ModuleLoadFailed or DeviceAccessFault (the
                               // same code CH_ERROR gets). A buffer too small for the result:
@@ -129,33 +131,73 @@ struct ModuleLoadResult {
   uint32_t num_kernels = 0;
   uint32_t num_globals = 0;
   uint32_t num_params = 0;
+  uint32_t strings_bytes = 0;
   uint32_t diagnostics_bytes = 0;
+  uint32_t reserved = 0;
   uint64_t required_bytes = 0;  // the whole result's size; the result is complete exactly
                                 // when this is at most the buffer's size
 };
+static_assert(sizeof(ModuleLoadResult) == 40, "layout is part of the ABI");
+
+/// Where a kernel's register count came from (KernelEntry::register_source).
+enum class RegisterSource : uint32_t {
+  Estimate = 0,      // estimated from the PTX
+  LaunchBounds = 1,  // the estimate, capped by the kernel's launch bounds
+  MaxNReg = 2,       // the estimate, capped by .maxnreg
+  PtxasReport = 3,   // exact, from the ptxas report the ModuleLoad named
+};
 
 struct KernelEntry {
-  char name[128] = {};            // mangled name, NUL-terminated (longer names are refused)
+  uint32_t name_offset = 0;       // mangled name: offset in the string table
+  uint32_t name_bytes = 0;        // and length, without its NUL
   uint64_t handle = 0;            // for LaunchDescriptor::kernel
   uint32_t first_param = 0;       // index into the ParamEntry array
   uint32_t num_params = 0;
   uint32_t param_buffer_bytes = 0;
   uint32_t static_shared_bytes = 0;
-  uint32_t registers_per_thread = 0;
+  uint32_t registers_per_thread = 0;  // as ptxas reports them, before the SM's allocation unit
   uint32_t local_bytes_per_thread = 0;
   uint32_t max_threads_per_cta = 0;  // what the kernel and the SM allow (reqntid/maxntid)
-  uint32_t reserved = 0;
+  uint32_t register_source = 0;      // RegisterSource
 };
+static_assert(sizeof(KernelEntry) == 48, "layout is part of the ABI");
 
 struct GlobalEntry {
-  char name[128] = {};
+  uint32_t name_offset = 0;  // in the string table
+  uint32_t name_bytes = 0;
   uint64_t address = 0;  // device address
   uint64_t bytes = 0;
 };
+static_assert(sizeof(GlobalEntry) == 24, "layout is part of the ABI");
 
 struct ParamEntry {
   uint32_t offset = 0;
   uint32_t bytes = 0;
 };
+
+/// Offsets of a ModuleLoadResult's parts from the start of the buffer; each is 8-byte aligned.
+struct ModuleLoadResultLayout {
+  uint64_t kernels = 0;      // KernelEntry[num_kernels]
+  uint64_t globals = 0;      // GlobalEntry[num_globals]
+  uint64_t params = 0;       // ParamEntry[num_params]
+  uint64_t strings = 0;      // strings_bytes of names
+  uint64_t diagnostics = 0;  // diagnostics_bytes of text, NUL included
+  uint64_t total = 0;        // required_bytes
+};
+constexpr ModuleLoadResultLayout module_load_result_layout(uint64_t num_kernels,
+                                                           uint64_t num_globals,
+                                                           uint64_t num_params,
+                                                           uint64_t strings_bytes,
+                                                           uint64_t diagnostics_bytes) {
+  auto align8 = [](uint64_t v) { return (v + 7) & ~uint64_t{7}; };
+  ModuleLoadResultLayout l;
+  l.kernels = align8(sizeof(ModuleLoadResult));
+  l.globals = align8(l.kernels + num_kernels * sizeof(KernelEntry));
+  l.params = align8(l.globals + num_globals * sizeof(GlobalEntry));
+  l.strings = align8(l.params + num_params * sizeof(ParamEntry));
+  l.diagnostics = align8(l.strings + strings_bytes);
+  l.total = align8(l.diagnostics + diagnostics_bytes);
+  return l;
+}
 
 }  // namespace gpusoc::cmd

@@ -31,7 +31,7 @@ constexpr uint32_t ERROR_CLEAR = 0x0114;   // WO write 1s to clear errors
 constexpr uint32_t ERROR_OFFSET = 0x0118;  // RO BAR0 offset of the last refused MMIO access
 
 constexpr uint32_t kId = 0x50554753;
-constexpr uint32_t kVersion = 0x00010000;  // 1.0
+constexpr uint32_t kVersion = 0x00020000;  // 2.0: ModuleLoadResult v2 (string table)
 
 // INTR_STATUS / INTR_MASK / INTR_CLEAR bits
 constexpr uint32_t kIntrFence = 1u << 0;  // a packet with kFlagInterrupt completed

@@ -5,6 +5,11 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_function.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decoder.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/register_pressure.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/register_liveness.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/latency_schedule.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/constant_operands.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/ptxas_report.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/module_load.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/shared_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp

@@ -14,7 +14,7 @@ constexpr uint64_t kWarpSlice = 1024;
 CtaRunner::CtaRunner(const LaunchContext& launch) : launch_(launch) {
   cta_.num_threads = uint32_t(launch.block.count());
   cta_.num_warps = (cta_.num_threads + kWarpSize - 1) / kWarpSize;
-  cta_.dynamic_shared_base = launch.kernel->static_shared_bytes;
+  cta_.dynamic_shared_base = launch.kernel->dynamic_shared_base;
   cta_.shared.resize(launch.cta_shared_bytes());
   warps_.resize(cta_.num_warps);
   for (uint32_t w = 0; w < cta_.num_warps; ++w) {

@@ -251,6 +251,8 @@ class FunctionDecoder {
       out_.reqntid[i] = fn_.reqntid[i];
       out_.maxntid[i] = fn_.maxntid[i];
     }
+    out_.maxnreg = fn_.maxnreg;
+    out_.minnctapersm = fn_.minnctapersm;
   }
 
  private:

@@ -7,7 +7,6 @@
 #include "models/ptx/address_space.h"
 #include "models/ptx/cfg.h"
 #include "models/ptx/decode_function.h"
-#include "models/ptx/register_pressure.h"
 #include "models/ptx/shared_layout.h"
 
 namespace gpusoc::ptx {
@@ -168,7 +167,7 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
 // Static .shared variables (module and function scope) laid out per kernel (shared_layout.h);
 // extern ones are the CTA's dynamic shared memory.
 detail::SharedLayout place_shared_variables(const ast::Module& m, detail::ModuleSymbols& syms,
-                                            Diagnostics& diags) {
+                                            Diagnostics& diags, uint32_t& dynamic_align) {
   std::vector<const ast::VarDecl*> placed, dynamic;
   auto take = [&](const ast::VarDecl& d) {
     if (d.space != StateSpace::Shared) return;
@@ -194,7 +193,16 @@ detail::SharedLayout place_shared_variables(const ast::Module& m, detail::Module
     syms.symbols[d.name] = sym;
   };
   for (const ast::VarDecl* d : placed) declare(*d, AddrBase::Absolute, layout.offsets.at(d->name));
-  for (const ast::VarDecl* d : dynamic) declare(*d, AddrBase::DynamicShared, 0);
+  for (const ast::VarDecl* d : dynamic) {
+    declare(*d, AddrBase::DynamicShared, 0);
+    dynamic_align = std::max(dynamic_align, detail::variable_align(*d));
+  }
+  // With dynamic shared memory in the module, ptxas counts each kernel's static shared memory
+  // up to where the dynamic starts.
+  if (!dynamic.empty()) {
+    for (auto& [kernel, bytes] : layout.kernel_bytes)
+      bytes = (bytes + dynamic_align - 1) / dynamic_align * dynamic_align;
+  }
   return layout;
 }
 
@@ -279,7 +287,8 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     syms.symbols[f.name] = sym;
     program->functions.push_back(std::move(out));
   }
-  const detail::SharedLayout shared = place_shared_variables(module, syms, diags);
+  const detail::SharedLayout shared =
+      place_shared_variables(module, syms, diags, program->dynamic_shared_align);
   place_globals(module, syms, placement, diags, *program);
   program->module_local_bytes = uint32_t(align_up(syms.module_local_bytes, 16));
 
@@ -301,12 +310,11 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
         diags.error(f.loc, "the static shared memory of kernel '" + f.name + "' (" +
                                std::to_string(bytes) + " bytes) exceeds 16 MiB");
       else
-        out.static_shared_bytes = uint32_t(bytes);
+        set_static_shared_bytes(out, uint32_t(bytes), program->dynamic_shared_align);
     }
     assign_reconvergence_points(out.code);
   }
   check_direct_calls(*program, diags);
-  if (diags.empty()) cache_registers_per_thread(*program);
   return program;
 }
 

@@ -2,17 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "models/common/sparse_memory.h"
+#include "models/common/text_file.h"
 #include "models/ptx/address_space.h"
 #include "models/ptx/cta_runner.h"
 #include "models/ptx/decoder.h"
 #include "models/ptx/diagnostics.h"
 #include "models/ptx/launch.h"
-#include "models/ptx/parser.h"
+#include "models/ptx/module_load.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::ptx {
@@ -105,25 +104,29 @@ const DeviceOptions& FunctionalDevice::options() const {
   return impl_->options;
 }
 
-Module FunctionalDevice::load_module(std::string_view text, std::string name) {
+Module FunctionalDevice::load_module(std::string_view text, std::string name,
+                                     std::string_view ptxas_report, std::string report_name) {
   Diagnostics diags(name);
-  ast::Module parsed = parse_module(text, diags);
-  if (!diags.empty()) throw ModuleLoadError(diags.list());
-  parsed.file = name;
-  std::shared_ptr<Program> program = decode_module(parsed, *impl_, diags);
-  if (!diags.empty()) throw ModuleLoadError(diags.list());
+  std::shared_ptr<Program> program =
+      load_program(ModuleSource{text, name, ptxas_report, report_name,
+                                RegisterTarget{impl_->options.registers_per_sm,
+                                               impl_->options.max_threads_per_sm}},
+                   *impl_, diags);
+  if (!program) throw ModuleLoadError(diags.list());
   impl_->modules.push_back(program);
   return Module(program);
 }
 
-Module FunctionalDevice::load_module_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ModuleLoadError({Diagnostic{path, SourceLoc{}, "cannot open file"}});
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_module(ss.str(), path);
+Module FunctionalDevice::load_module_file(const std::string& path,
+                                          const std::string& resource_path) {
+  const auto text = read_text_file(path);
+  if (!text) throw ModuleLoadError({Diagnostic{path, SourceLoc{}, "cannot open file"}});
+  // The report given, else the one beside the module when there is one.
+  const std::string report_path = resource_path.empty() ? ptxas_report_beside(path) : resource_path;
+  const auto report = read_text_file(report_path);
+  if (!report && !resource_path.empty())
+    throw ModuleLoadError({Diagnostic{resource_path, SourceLoc{}, "cannot open file"}});
+  return load_module(*text, path, report ? *report : std::string(), report_path);
 }
 
 DevicePtr FunctionalDevice::malloc(uint64_t bytes) {
@@ -176,7 +179,7 @@ std::string dimension_problem(const Function& k, Dim3 g, Dim3 b, uint32_t max_th
 
 std::string resource_problem(const Function& k, uint32_t dynamic_shared_bytes,
                              uint32_t max_shared_bytes_per_cta, uint32_t stack_bytes_per_thread) {
-  const uint64_t shared = uint64_t(k.static_shared_bytes) + dynamic_shared_bytes;
+  const uint64_t shared = cta_shared_bytes(k, dynamic_shared_bytes);
   if (shared > max_shared_bytes_per_cta)
     return fmt::format("{} bytes of shared memory ({} static + {} dynamic) exceed the limit of {}",
                        shared, k.static_shared_bytes, dynamic_shared_bytes,

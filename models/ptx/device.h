@@ -40,6 +40,9 @@ enum class SimtModel : uint8_t { Stack, Independent };
 /// Limits and identity of the functional device (taken from the configuration by callers).
 struct DeviceOptions {
   uint32_t num_sms = 2;  // %nsmid; CTAs are spread over %smid round-robin
+  /// The SM kernels' register counts are estimated for (register_pressure.h): sm_80's.
+  uint32_t registers_per_sm = 65536;
+  uint32_t max_threads_per_sm = 2048;
   uint32_t max_threads_per_cta = 1024;
   uint32_t max_shared_bytes_per_cta = 48 * 1024;  // static + dynamic
   uint32_t reserved_shared_bytes_per_cta = 0;     // by the system, beyond the kernel's
@@ -146,8 +149,13 @@ class FunctionalDevice {
   FunctionalDevice& operator=(const FunctionalDevice&) = delete;
 
   /// Parse, check and load; throws ModuleLoadError (diagnostics.h) listing every problem.
-  Module load_module(std::string_view ptx_text, std::string name = "<memory>");
-  Module load_module_file(const std::string& path);
+  /// `ptxas_report`: the output of `ptxas -v` for this module (ptxas_report.h), whose exact
+  /// register counts then replace the estimate; `report_name` names it in messages.
+  Module load_module(std::string_view ptx_text, std::string name = "<memory>",
+                     std::string_view ptxas_report = {}, std::string report_name = {});
+  /// The same from a file; the ptxas report is `resource_path`, or else NAME.ptxas beside
+  /// NAME.ptx when there is one.
+  Module load_module_file(const std::string& path, const std::string& resource_path = {});
 
   DevicePtr malloc(uint64_t bytes);  // 256-byte aligned; throws std::bad_alloc when full
   void free(DevicePtr ptr);          // throws std::invalid_argument for a pointer not from malloc

@@ -25,6 +25,8 @@ class Diagnostics {
  public:
   explicit Diagnostics(std::string file) : file_(std::move(file)) {}
   void error(SourceLoc loc, std::string message);
+  /// A problem in another file (a module's ptxas report, say).
+  void add(Diagnostic d) { list_.push_back(std::move(d)); }
   bool empty() const { return list_.empty(); }
   const std::vector<Diagnostic>& list() const { return list_; }
   const std::string& file() const { return file_; }

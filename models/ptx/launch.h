@@ -25,7 +25,7 @@ bool simt_model_from_name(const std::string& name, SimtModel& out);
 /// shared memory, 16-byte aligned when there is such a region.
 inline uint32_t reserved_shared_begin(const Function& k, uint32_t dynamic_shared_bytes,
                                       uint32_t reserved_shared_bytes) {
-  const uint32_t used = k.static_shared_bytes + dynamic_shared_bytes;
+  const uint32_t used = uint32_t(cta_shared_bytes(k, dynamic_shared_bytes));
   return reserved_shared_bytes ? (used + 15) / 16 * 16 : used;
 }
 

@@ -68,6 +68,15 @@ constexpr uint32_t kEnvironmentRegisters = 32;
 /// ReadClock's Inst::sub
 enum class ClockReg : uint8_t { Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi };
 
+/// Where a kernel's register count came from.
+enum class RegisterSource : uint8_t {
+  Estimate,      // the liveness estimate (register_pressure.h)
+  LaunchBounds,  // the estimate, capped by .maxntid/.reqntid with .minnctapersm
+  MaxNReg,       // the estimate, capped by .maxnreg
+  PtxasReport,   // exact, from a ptxas report (ptxas_report.h)
+};
+const char* to_string(RegisterSource s);
+
 struct HiddenRegister {
   uint32_t reg;
   SpecialReg source;
@@ -109,15 +118,19 @@ class Function {
   uint32_t frame_bytes = 0;            // local memory per activation: depots and .param slots
   uint32_t depot_bytes = 0;            // of which .local variables (what counts as stack)
   uint32_t static_shared_bytes = 0;    // kernel only: static shared memory of the kernel
+  uint32_t dynamic_shared_base = 0;    // kernel only: where extern .shared starts (aligned)
   std::vector<CallSite> call_sites;    // indexed by Inst::target of Call/Vprintf
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t maxntid[3] = {0, 0, 0};
+  uint32_t maxnreg = 0;       // .maxnreg; 0 when not given
+  uint32_t minnctapersm = 0;  // .minnctapersm; 0 when not given
   /// Declared type of each register (indexed like Operand::reg; hidden registers have the
   /// special register's type). Registers past its end (hand-built code) count as 32-bit.
   std::vector<ScalarType> reg_types{ScalarType::Pred};
-  /// registers_per_thread() (register_pressure.h) of a kernel, filled at module load;
-  /// 0 when not computed.
+  /// Registers per thread of a kernel as ptxas reports them, filled at module load (0 when
+  /// not computed): the estimate (register_pressure.h), or a ptxas report's exact count.
   uint32_t registers_per_thread = 0;
+  RegisterSource register_source = RegisterSource::Estimate;
 };
 
 /// A module-scope .global or .const variable and where it was placed in device memory.
@@ -127,12 +140,28 @@ struct GlobalVariable {
   uint64_t size = 0;
 };
 
+/// Dynamic shared memory starts at least this aligned after a kernel's static shared memory.
+constexpr uint32_t kDynamicSharedAlign = 16;
+/// Sets the kernel's static shared memory and, after it at `dynamic_align` (a power of two, at
+/// least kDynamicSharedAlign), where its dynamic shared memory starts.
+inline void set_static_shared_bytes(Function& k, uint32_t bytes, uint32_t dynamic_align) {
+  k.static_shared_bytes = bytes;
+  k.dynamic_shared_base = (bytes + dynamic_align - 1) / dynamic_align * dynamic_align;
+}
+/// The shared memory a CTA of `k` uses with `dynamic` bytes of dynamic shared memory: its
+/// static shared memory, and the dynamic after it at its alignment.
+inline uint64_t cta_shared_bytes(const Function& k, uint32_t dynamic) {
+  return dynamic ? uint64_t(k.dynamic_shared_base) + dynamic : k.static_shared_bytes;
+}
+
 class Program {
  public:
   std::string file;
   std::vector<Function> functions;
   std::vector<GlobalVariable> globals;
   uint32_t module_local_bytes = 0;  // module-scope .local variables, per thread, frame 0
+  std::string resource_file;        // the ptxas report its kernels' registers came from, if any
+  uint32_t dynamic_shared_align = kDynamicSharedAlign;  // the most any extern .shared asks
 };
 
 }  // namespace gpusoc::ptx

@@ -1,39 +1,23 @@
-// How many hardware registers per thread a kernel needs, estimated from the liveness of its
-// PTX virtual registers: what a register allocator (ptxas) would need, since PTX declares as
-// many virtual registers as it likes. The GigaThread engine checks registers per thread times
-// threads per CTA against an SM's register file.
+// How many registers per thread ptxas gives a kernel, estimated from its PTX: what the
+// GigaThread engine charges against an SM's register file when no ptxas report gives the exact
+// count (ptxas_report.h). Held to ptxas 13.0 for sm_80 over sw/kernels and a corpus of
+// benchmark-style kernels (tests/kernels/ptxas_corpus): see docs/ptx-coverage.md for the
+// agreement.
 //
-// Method. Per function, a backward dataflow liveness over the decoded code and its control flow
-// (ControlFlowGraph: branch targets, fall-through, ret/exit/trap end a path). A guarded
-// instruction does not kill its destinations (the old value survives in lanes whose guard is
-// false); registers read before any write are live at entry. At each instruction the need is
-// the larger of what is live before it (its sources included) and what is live after it plus
-// its destinations (a dead destination still needs a register for the write); the function's
-// pressure is the largest need. Register classes:
-//  - general registers count in 32-bit slots: 8/16/32-bit registers 1, 64-bit 2, 128-bit 4;
-//  - predicates (and the carry flag) live in the separate predicate file, kPredicateRegisters
-//    per thread, and are not counted; when more are live at once, ptxas moves the excess into
-//    general registers (P2R), charged one general register per 32 predicates;
-//  - special registers (%tid, %ctaid, ...) are counted only at the instructions that read them:
-//    ptxas reads them (S2R) where they are used, never keeps them live from entry.
-// Calls: a kernel needs its own pressure, and at each call what is live across the call plus
-// the callee's need (arguments and results travel in .param memory, not registers), as if
-// ptxas inlined the callee. Predicates live across a call are saved in general registers (the
-// callee may use the whole predicate file). A call back into a function already on the call
-// chain (recursion) adds only what is live across it: the recursive function is counted once,
-// as the ABI saves registers on the stack per activation rather than holding them all.
-// Indirect calls may reach any .func of the module with a body; vprintf and __assertfail add
-// nothing beyond what is live across them. Recursive, indirect and device-runtime calls cannot
-// be inlined: they go through the ABI, which sets a floor of kAbiMinimumRegisters.
-// The kernel's figure is then its peak plus kReservedRegisters (at least the ABI floor when it
-// makes such calls), capped at the ISA's limit (beyond it ptxas spills to local memory), and
-// rounded up to the allocation granularity.
-//
-// Not modelled: ptxas schedules for latency and spends registers on it freely up to the
-// full-occupancy budget (32 per thread on sm_80), and lowers some PTX instructions (64-bit
-// bit operations, division, conversions) to sequences with temporaries; both make its figure
-// larger than this estimate for kernels with much independent work. It also re-reads kernel
-// parameters from the constant bank instead of holding them, which makes it smaller.
+// Method. Per function, liveness (register_liveness.h) in two orders: the PTX's, and a latency
+// schedule's (latency_schedule.h) with what ptxas spends when it has room. A function needs
+// the PTX order's peak, raised towards the schedule's peak up to a budget: full occupancy on the
+// target SM (RegisterTarget: 32 registers on sm_80), or what the kernel's launch bounds allow
+// with .minnctapersm. Calls: a kernel needs its own peak, and at each call what is live across the
+// call plus the callee's need, as if ptxas inlined the callee. A call back into a function
+// already on the call chain (recursion) adds only what is live across it. Recursive, indirect
+// and device-runtime calls (vprintf, __assertfail) go through the ABI, which sets a floor of
+// kAbiMinimumRegisters.
+// The kernel's count is then its peak plus kReservedRegisters, at least the ABI floor when it
+// makes such calls and kMinRegistersPerThread, at most kMaxRegistersPerThread, and capped by
+// its launch bounds (.maxntid or .reqntid with .minnctapersm, on the target's register file)
+// and .maxnreg as ptxas caps them (spilling the rest to local memory). The SM rounds it to its
+// allocation unit when it places CTAs (sm.register_allocation_unit).
 #pragma once
 
 #include <cstdint>
@@ -55,23 +39,39 @@ constexpr uint32_t kReservedRegisters = 3;
 constexpr uint32_t kAbiMinimumRegisters = 24;
 /// The most registers a thread can have: R0-R254 (R255 is the zero register RZ).
 constexpr uint32_t kMaxRegistersPerThread = 255;
-/// Registers are allocated per warp in units of 256, i.e. 8 per thread.
-constexpr uint32_t kRegisterAllocationGranularity = 8;
-/// The smallest allocation: one unit.
-constexpr uint32_t kMinRegistersPerThread = kRegisterAllocationGranularity;
+/// The fewest registers ptxas reports: 4 for an empty sm_80 kernel.
+constexpr uint32_t kMinRegistersPerThread = 4;
 
-/// Peak live 32-bit general-register slots of `kernel` with its callees, before reserved
-/// registers, the cap and rounding. `kernel` must be one of `program.functions`
+/// The SM a kernel's registers are estimated for. ptxas lets a latency schedule raise a kernel's
+/// registers up to full occupancy (the register file over the most resident threads: 32 on
+/// sm_80, whose figures are the defaults), and shares the register file among the CTAs that
+/// launch bounds ask for. Measured with ptxas 13.0 for sm_80: N independent loads, shuffles or
+/// conversions whose results are stored raise the count by about two each, up to 30-32 however
+/// many there are.
+struct RegisterTarget {
+  uint32_t registers_per_sm = 65536;
+  uint32_t max_threads_per_sm = 2048;
+  /// Registers per thread at full occupancy: how far scheduling may go.
+  uint32_t scheduling_budget() const {
+    return max_threads_per_sm ? registers_per_sm / max_threads_per_sm : kMaxRegistersPerThread;
+  }
+};
+
+/// Peak live 32-bit general-register slots of `kernel` with its callees (for `target`), before
+/// reserved registers and caps. `kernel` must be one of `program.functions`
 /// (std::invalid_argument otherwise).
-uint32_t live_register_peak(const Program& program, const Function& kernel);
+uint32_t live_register_peak(const Program& program, const Function& kernel,
+                            const RegisterTarget& target = {});
 
-/// Registers per thread the kernel would be allocated: its peak plus kReservedRegisters (at
-/// least kAbiMinimumRegisters when it makes ABI calls), at most kMaxRegistersPerThread, rounded
-/// up to kRegisterAllocationGranularity and at least kMinRegistersPerThread. Returns
-/// Function::registers_per_thread when the loader filled it.
-uint32_t registers_per_thread(const Program& program, const Function& kernel);
+/// Registers per thread as ptxas would report them ("Used N registers"), before the SM rounds
+/// them to its allocation unit: the peak plus kReservedRegisters (at least kAbiMinimumRegisters
+/// when it makes ABI calls), at most kMaxRegistersPerThread and at least
+/// kMinRegistersPerThread. Returns Function::registers_per_thread when the loader filled it.
+uint32_t registers_per_thread(const Program& program, const Function& kernel,
+                              const RegisterTarget& target = {});
 
-/// Fills Function::registers_per_thread of every kernel; the decoder calls it once per module.
-void cache_registers_per_thread(Program& program);
+/// Fills Function::registers_per_thread of every kernel for `target`; the loader calls it once
+/// per module.
+void cache_registers_per_thread(Program& program, const RegisterTarget& target = {});
 
 }  // namespace gpusoc::ptx

@@ -155,7 +155,7 @@ SharedLayout layout_shared_variables(const ast::Module& module,
     }
     for (uint32_t k : group->first) end[k] = cursor;
   }
-  for (uint32_t k = 0; k < kernels.size(); ++k) layout.kernel_bytes[kernels[k]] = align_up(end[k], 16);
+  for (uint32_t k = 0; k < kernels.size(); ++k) layout.kernel_bytes[kernels[k]] = end[k];
   return layout;
 }
 

@@ -27,8 +27,8 @@ namespace gpusoc::ptx::detail {
 
 struct SharedLayout {
   std::unordered_map<std::string, uint64_t> offsets;  // by variable name
-  /// Static shared bytes of each kernel (by name), 16-byte aligned; 0 for kernels that reach
-  /// no shared variable.
+  /// Static shared bytes of each kernel (by name), as ptxas counts them: up to the end of its
+  /// last variable; 0 for kernels that reach no shared variable.
   std::unordered_map<std::string, uint64_t> kernel_bytes;
 };
 

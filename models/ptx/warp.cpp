@@ -94,7 +94,7 @@ uint64_t Warp::special_value(SpecialReg s, unsigned lane) const {
     case SpecialReg::DynamicSmemSize:
       return launch_->dynamic_shared_bytes;
     case SpecialReg::TotalSmemSize:
-      return launch_->kernel->static_shared_bytes + launch_->dynamic_shared_bytes;
+      return cta_shared_bytes(*launch_->kernel, launch_->dynamic_shared_bytes);
     case SpecialReg::AggrSmemSize:
     case SpecialReg::ReservedSmemEnd:
       return cta_->shared.size();

@@ -83,7 +83,8 @@ class Context {
   void launch(Channel& ch, const std::string& who, const KernelInfo& kernel,
               const LaunchConfig& config, const ArgView* args, size_t count);
 
-  std::shared_ptr<ModuleState> load_module(std::string_view ptx, const std::string& name);
+  std::shared_ptr<ModuleState> load_module(std::string_view ptx, const std::string& name,
+                                           std::string_view ptxas_report = {});
   void unload_module(ModuleState& module);
 
   /// Waits for the channel's work, then report()s.
@@ -110,8 +111,15 @@ class Context {
   void staged_dtoh(Channel& ch, const std::string& who, const std::string& what, uint8_t* dst,
                    DevicePtr src, uint64_t bytes);
   const PinnedMemory::Block& staging(int index);
-  ModuleLoadReport run_module_load(Channel& ch, const std::string& who, DevicePtr text,
-                                   uint64_t text_bytes, uint64_t result_bytes);
+  /// Where a module's PTX and ptxas report were copied to.
+  struct ModuleText {
+    DevicePtr address;
+    uint64_t bytes;
+    DevicePtr report_address;  // 0: none
+    uint64_t report_bytes;
+  };
+  ModuleLoadReport run_module_load(Channel& ch, const std::string& who, const ModuleText& module,
+                                   uint64_t result_bytes);
   void throw_pending();
 
   host::HostBus& bus_;

@@ -2,11 +2,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "models/common/text_file.h"
 #include "sw/runtime/context.h"
 
 namespace gpusoc::rt {
@@ -131,21 +130,30 @@ void Device::memset_d32(DevicePtr dst, uint32_t value, uint64_t count) {
   c.memset(c.channel(0), "stream 0 (default)", dst, value, 4, count, /*wait=*/true);
 }
 
-Module Device::load_module(std::string_view ptx, const std::string& name) {
+Module Device::load_module(std::string_view ptx, const std::string& name,
+                           std::string_view ptxas_report) {
   const auto& c = context();
-  return Module(c, c->load_module(ptx, name));
+  return Module(c, c->load_module(ptx, name, ptxas_report));
 }
 
-Module Device::load_module_file(const std::string& path) {
+Module Device::load_module_file(const std::string& path, const std::string& resource_path) {
   context();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(Status::FileNotFound,
-                fmt::format("cannot read module file {}: {}", path, std::strerror(errno)));
+  auto read = [](const std::string& file) {
+    auto text = read_text_file(file);
+    if (!text) {
+      throw Error(Status::FileNotFound,
+                  fmt::format("cannot read module file {}: {}", file, std::strerror(errno)));
+    }
+    return *text;
+  };
+  const std::string text = read(path);
+  std::string report;
+  if (!resource_path.empty()) {
+    report = read(resource_path);
+  } else if (auto beside = read_text_file(ptxas_report_beside(path))) {
+    report = std::move(*beside);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_module(text.str(), path);
+  return load_module(text, path, report);
 }
 
 Stream& Device::default_stream() {

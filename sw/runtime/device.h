@@ -69,9 +69,13 @@ class Device {
 
   // ---- modules ----------------------------------------------------------------------------
   /// Error(InvalidImage) with the loader's diagnostics when the PTX does not load.
-  Module load_module(std::string_view ptx, const std::string& name = "<memory>");
-  /// Error(FileNotFound) when the file cannot be read.
-  Module load_module_file(const std::string& path);
+  /// `ptxas_report`: the output of `ptxas -v` for this module, whose exact register counts the
+  /// GPU then uses instead of its estimate (docs/commands.md, ModuleLoad).
+  Module load_module(std::string_view ptx, const std::string& name = "<memory>",
+                     std::string_view ptxas_report = {});
+  /// The same from a file, with the ptxas report `resource_path`, or else NAME.ptxas beside
+  /// NAME.ptx when there is one. Error(FileNotFound) when a file cannot be read.
+  Module load_module_file(const std::string& path, const std::string& resource_path = {});
 
   // ---- streams, events, launches -----------------------------------------------------------
   Stream& default_stream();

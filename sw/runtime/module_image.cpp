@@ -1,5 +1,6 @@
 #include "sw/runtime/module_image.h"
 
+#include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -11,32 +12,33 @@ namespace {
 
 constexpr uint64_t kDiagnosticsReserve = 4096;
 
-uint64_t align8(uint64_t v) {
-  return (v + 7) & ~uint64_t(7);
-}
-
-struct Layout {
-  uint64_t kernels, globals, params, diagnostics, end;
-};
-
-Layout layout_of(uint64_t kernels, uint64_t globals, uint64_t params, uint64_t diagnostics) {
-  Layout l{};
-  l.kernels = align8(sizeof(cmd::ModuleLoadResult));
-  l.globals = align8(l.kernels + kernels * sizeof(cmd::KernelEntry));
-  l.params = align8(l.globals + globals * sizeof(cmd::GlobalEntry));
-  l.diagnostics = align8(l.params + params * sizeof(cmd::ParamEntry));
-  l.end = l.diagnostics + diagnostics;
-  return l;
-}
 
 [[noreturn]] void malformed(const std::string& why) {
   throw Error(Status::DeviceError, "malformed ModuleLoadResult from the GPU: " + why);
 }
 
-std::string fixed_name(const char (&name)[128], const char* kind, uint64_t index) {
-  const void* nul = std::memchr(name, 0, sizeof name);
-  if (!nul) malformed(fmt::format("{} {} has a name without a terminating NUL", kind, index));
-  return std::string(name, static_cast<const char*>(nul));
+// The name an entry points at in the string table: inside it, and NUL-terminated there.
+std::string table_name(std::string_view strings, uint32_t offset, uint32_t bytes, const char* kind,
+                       uint64_t index) {
+  if (uint64_t(offset) + bytes >= strings.size() || strings[offset + bytes] != '\0')
+    malformed(fmt::format("{} {} names [{}, +{}) of a {}-byte string table", kind, index, offset,
+                          bytes, strings.size()));
+  return std::string(strings.substr(offset, bytes));
+}
+
+// Bytes of the names that follow each occurrence of `token` (an over-count: comments,
+// declarations inside functions).
+size_t names_after(std::string_view text, std::string_view token) {
+  size_t bytes = 0;
+  for (size_t at = text.find(token); at != std::string_view::npos;
+       at = text.find(token, at + token.size())) {
+    size_t end = at + token.size();
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 std::strchr("_$.% \t", text[end])))
+      ++end;
+    bytes += end - at + 1;
+  }
+  return bytes;
 }
 
 size_t count_token(std::string_view text, std::string_view token) {
@@ -57,17 +59,15 @@ T read_entry(const uint8_t* data, uint64_t offset, uint64_t index) {
 
 }  // namespace
 
-uint64_t module_result_size(uint64_t kernels, uint64_t globals, uint64_t params,
-                            uint64_t diagnostics_bytes) {
-  return layout_of(kernels, globals, params, diagnostics_bytes).end;
-}
-
 uint64_t estimate_module_result_bytes(std::string_view ptx) {
   // Over-counts (declarations inside functions, comments) and so errs on the large side.
   const size_t kernels = count_token(ptx, ".entry");
   const size_t globals = count_token(ptx, ".global") + count_token(ptx, ".const");
   const size_t params = count_token(ptx, ".param");
-  return module_result_size(kernels, globals, params, kDiagnosticsReserve);
+  const size_t names = names_after(ptx, ".entry") + names_after(ptx, ".global") +
+                       names_after(ptx, ".const");
+  return cmd::module_load_result_layout(kernels, globals, params, names, kDiagnosticsReserve)
+      .total;
 }
 
 ModuleLoadReport parse_module_load_result(const uint8_t* data, uint64_t bytes) {
@@ -80,15 +80,18 @@ ModuleLoadReport parse_module_load_result(const uint8_t* data, uint64_t bytes) {
   report.required_bytes = header.required_bytes;
   // A buffer too small for the result gets the header (and perhaps some text) only.
   if (report.status != cmd::ErrorCode::None && report.required_bytes > bytes) return report;
-  const Layout l = layout_of(header.num_kernels, header.num_globals, header.num_params,
-                             header.diagnostics_bytes);
-  if (l.end > bytes) {
+  const cmd::ModuleLoadResultLayout l =
+      cmd::module_load_result_layout(header.num_kernels, header.num_globals, header.num_params,
+                                     header.strings_bytes, header.diagnostics_bytes);
+  if (l.total > bytes) {
     malformed(
-        fmt::format("{} kernels, {} globals, {} parameters and {} bytes of diagnostics need "
-                    "{} bytes, the buffer has {}",
+        fmt::format("{} kernels, {} globals, {} parameters, {} bytes of names and {} bytes of "
+                    "diagnostics need {} bytes, the buffer has {}",
                     header.num_kernels, header.num_globals, header.num_params,
-                    header.diagnostics_bytes, l.end, bytes));
+                    header.strings_bytes, header.diagnostics_bytes, l.total, bytes));
   }
+  const std::string_view strings(reinterpret_cast<const char*>(data + l.strings),
+                                 header.strings_bytes);
   std::vector<cmd::ParamEntry> params(header.num_params);
   for (uint64_t i = 0; i < header.num_params; ++i) {
     params[i] = read_entry<cmd::ParamEntry>(data, l.params, i);
@@ -96,7 +99,8 @@ ModuleLoadReport parse_module_load_result(const uint8_t* data, uint64_t bytes) {
   for (uint64_t i = 0; i < header.num_kernels; ++i) {
     const auto e = read_entry<cmd::KernelEntry>(data, l.kernels, i);
     KernelInfo k;
-    k.name = fixed_name(e.name, "kernel", i);
+    k.name = table_name(strings, e.name_offset, e.name_bytes, "kernel", i);
+    k.register_source = static_cast<cmd::RegisterSource>(e.register_source);
     k.handle = e.handle;
     k.param_buffer_bytes = e.param_buffer_bytes;
     k.static_shared_bytes = e.static_shared_bytes;
@@ -120,7 +124,9 @@ ModuleLoadReport parse_module_load_result(const uint8_t* data, uint64_t bytes) {
   }
   for (uint64_t i = 0; i < header.num_globals; ++i) {
     const auto e = read_entry<cmd::GlobalEntry>(data, l.globals, i);
-    report.globals.push_back(GlobalInfo{fixed_name(e.name, "global", i), e.address, e.bytes});
+    report.globals.push_back(
+        GlobalInfo{table_name(strings, e.name_offset, e.name_bytes, "global", i), e.address,
+                   e.bytes});
   }
   const char* text = reinterpret_cast<const char*>(data + l.diagnostics);
   report.diagnostics.assign(text, strnlen(text, header.diagnostics_bytes));

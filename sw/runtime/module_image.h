@@ -21,6 +21,7 @@ struct KernelInfo {
   uint32_t registers_per_thread = 0;
   uint32_t local_bytes_per_thread = 0;
   uint32_t max_threads_per_cta = 0;  // what the kernel and the SMs allow; 0: not reported
+  cmd::RegisterSource register_source = cmd::RegisterSource::Estimate;
 };
 
 struct GlobalInfo {
@@ -38,12 +39,8 @@ struct ModuleLoadReport {
   std::string diagnostics;  // load errors, one per line
 };
 
-/// Bytes a result with these counts occupies (header, entries, text; each part 8-byte aligned).
-uint64_t module_result_size(uint64_t kernels, uint64_t globals, uint64_t params,
-                            uint64_t diagnostics_bytes);
-
-/// A result buffer size that fits the module's kernels, globals and parameters (counted from the
-/// PTX's directives) plus room for diagnostics, so that a retry is rarely needed.
+/// A result buffer size that fits the module's kernels, globals, parameters and names (counted
+/// from the PTX's directives) plus room for diagnostics, so that a retry is rarely needed.
 uint64_t estimate_module_result_bytes(std::string_view ptx);
 
 /// Parses `bytes` of result buffer. A failed load whose required_bytes exceed the buffer (the

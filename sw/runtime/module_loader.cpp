@@ -1,6 +1,7 @@
-// Module load and unload: the PTX text goes to a temporary device allocation, a ModuleLoad packet
-// names it and a pinned result buffer (grown and retried when the GPU says it is too small), and
-// the result becomes the module's kernels and globals.
+// Module load and unload: the PTX text (and its ptxas report, when there is one) goes to a
+// temporary device allocation, a ModuleLoad packet names it and a pinned result buffer (grown and
+// retried when the GPU says it is too small), and the result becomes the module's kernels and
+// globals.
 #include <fmt/format.h>
 
 #include "sw/runtime/commands.h"
@@ -13,20 +14,28 @@ constexpr int kMaxLoadAttempts = 4;  // the second one normally fits; more means
 
 }  // namespace
 
-std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const std::string& name) {
+std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const std::string& name,
+                                                  std::string_view ptxas_report) {
   if (ptx.empty()) throw Error(Status::InvalidImage, "module " + name + " is empty");
   Channel& ch = channel(0);
   const std::string who = "load of module " + name;
-  const DevicePtr text = vram_->allocate(ptx.size());
+  // The text, then the report at the next 8-byte boundary.
+  const uint64_t report_offset = (ptx.size() + 7) / 8 * 8;
+  const DevicePtr text = vram_->allocate(report_offset + ptxas_report.size());
+  const DevicePtr report_address = ptxas_report.empty() ? 0 : text + report_offset;
   auto module = std::make_shared<ModuleState>();
   module->name = name;
   try {
     // Synchronous, so errors of earlier work on the channel are reported before the load.
     memcpy_htod(ch, who, text, ptx.data(), ptx.size(), /*wait=*/true);
+    if (report_address)
+      memcpy_htod(ch, who, report_address, ptxas_report.data(), ptxas_report.size(), true);
     uint64_t result_bytes = options_.module_result_bytes ? options_.module_result_bytes
                                                          : estimate_module_result_bytes(ptx);
     for (int attempt = 1;; ++attempt) {
-      const ModuleLoadReport report = run_module_load(ch, who, text, ptx.size(), result_bytes);
+      const ModuleLoadReport report =
+          run_module_load(ch, who, {text, ptx.size(), report_address, ptxas_report.size()},
+                          result_bytes);
       if (report.status == cmd::ErrorCode::None) {
         module->id = report.module_id;
         module->kernels = report.kernels;
@@ -55,13 +64,15 @@ std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const st
   return module;
 }
 
-ModuleLoadReport Context::run_module_load(Channel& ch, const std::string& who, DevicePtr text,
-                                          uint64_t text_bytes, uint64_t result_bytes) {
+ModuleLoadReport Context::run_module_load(Channel& ch, const std::string& who,
+                                          const ModuleText& module, uint64_t result_bytes) {
   const PinnedMemory::Block result = pinned_temporary(result_bytes);
-  const std::string what = fmt::format("{}: ModuleLoad of {} bytes of PTX", who, text_bytes);
+  const std::string what = fmt::format("{}: ModuleLoad of {} bytes of PTX", who, module.bytes);
   try {
-    ch.wait(ch.submit({commands::module_load(text, text_bytes, result.address, result_bytes)}, what,
-                      {}, /*interrupt=*/true),
+    ch.wait(ch.submit({commands::module_load(module.address, module.bytes, result.address,
+                                             result_bytes, module.report_address,
+                                             module.report_bytes)},
+                      what, {}, /*interrupt=*/true),
             who);
     // The result buffer says why a load failed; the channel's record of that is redundant,
     // unless the result itself could not be written (then its header is still all zero).

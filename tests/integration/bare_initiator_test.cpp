@@ -195,15 +195,24 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
     h.vram_write(2 << 20, b.data(), n * 4);
     h.submit(kModuleLoad, 0, {vram, ptx.size(), kResult, 64 << 10});
     h.fence_and_wait(1);
-    uint32_t load_status, kernels;
+    uint32_t load_status, kernels, globals, params;
     std::memcpy(&load_status, h.host(kResult), 4);
     std::memcpy(&kernels, h.host(kResult + 8), 4);
+    std::memcpy(&globals, h.host(kResult + 12), 4);
+    std::memcpy(&params, h.host(kResult + 16), 4);
+    // The names follow the 40-byte header, 48-byte kernel entries, 24-byte global entries and
+    // 8-byte parameter entries, at an 8-byte boundary.
+    const uint64_t strings = kResult + (40 + 48 * kernels + 24 * globals + 8 * params + 7) / 8 * 8;
     for (uint32_t k = 0; k < kernels && load_status == 0; ++k) {
-      const uint64_t entry = kResult + 32 + 168 * k;
-      const std::string name(reinterpret_cast<const char*>(h.host(entry)));
+      const uint64_t entry = kResult + 40 + 48 * k;
+      uint32_t name_offset, name_bytes;
+      std::memcpy(&name_offset, h.host(entry), 4);
+      std::memcpy(&name_bytes, h.host(entry + 4), 4);
+      const std::string name(reinterpret_cast<const char*>(h.host(strings + name_offset)),
+                             name_bytes);
       if (name == "vector_add") {
         kernel_name = name;
-        handle = h.host64(entry + 128);
+        handle = h.host64(entry + 8);
       }
     }
     uint8_t descriptor[56] = {};

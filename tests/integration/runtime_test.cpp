@@ -58,7 +58,52 @@ TEST(RuntimeIntegrationTest, VectorAddMatchesTheCpu) {
     const KernelInfo& k = m.kernel("vector_add").info();
     ASSERT_EQ(k.params.size(), 4u);
     EXPECT_EQ(k.params[3].offset, 24u);
+    EXPECT_EQ(k.register_source, cmd::RegisterSource::Estimate);
     run_vector_add(dev, m, 10000, 1);  // not a multiple of the block: the tail is guarded
+    // With ptxas's report for the module, the GPU uses its counts.
+    Module exact = dev.load_module_file(kKernelDir + "/vector_add.ptx",
+                                        kKernelDir + "/vector_add.sm_80.ptxas");
+    EXPECT_EQ(exact.kernel("vector_add").info().registers_per_thread, 12u);
+    EXPECT_EQ(exact.kernel("vector_add").info().register_source, cmd::RegisterSource::PtxasReport);
+  });
+}
+
+// Templated libraries name kernels and variables with hundreds of bytes; a ptxas report for
+// them travels with the module.
+TEST(RuntimeIntegrationTest, LongNamesAndPtxasReportsReachTheGpu) {
+  const std::string kernel = "_ZN6thrust8cuda_cub4core13_kernel_agent" + std::string(300, 'X');
+  const std::string global = "_ZN3cub6detail5table" + std::string(200, 'Y');
+  const std::string ptx = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                          ".global .align 4 .u32 " + global + "[4] = {1, 2, 3, 4};\n"
+                          ".visible .entry " + kernel + "(.param .u64 p)\n{\n"
+                          "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n"
+                          "  ld.param.u64 %rd1, [p];\n  mov.u64 %rd2, " + global + ";\n"
+                          "  ld.global.u32 %r1, [%rd2+8];\n  st.global.u32 [%rd1], %r1;\n"
+                          "  ret;\n}\n";
+  const std::string report = "ptxas info    : Compiling entry function '" + kernel +
+                             "' for 'sm_80'\nptxas info    : Used 37 registers, 0 bytes smem\n";
+  Soc soc;
+  soc.run([&](Device& dev, host::HostBus&) {
+    Module m = dev.load_module(ptx, "long.ptx", report);
+    EXPECT_EQ(m.kernel_names(), std::vector<std::string>{kernel});
+    const Kernel k = m.kernel(kernel);
+    EXPECT_EQ(k.info().registers_per_thread, 37u);
+    EXPECT_EQ(k.info().register_source, cmd::RegisterSource::PtxasReport);
+    EXPECT_EQ(m.global(global).second, 16u);
+    auto out = dev.alloc<uint32_t>(1);
+    dev.launch(k, LaunchConfig{Dim3(1), Dim3(1)}, out);
+    dev.synchronize();
+    EXPECT_EQ(out.download(), std::vector<uint32_t>{3});
+    // Without the report the GPU estimates.
+    Module estimated = dev.load_module(ptx, "long.ptx");
+    EXPECT_EQ(estimated.kernel(kernel).info().register_source, cmd::RegisterSource::Estimate);
+    // A report for another module fails the load and says why.
+    expect_error(Status::InvalidImage, "kernel 'other' is not in module",
+                 [&] {
+                   dev.load_module(ptx, "long.ptx",
+                                   "ptxas info    : Compiling entry function 'other' for "
+                                   "'sm_80'\nptxas info    : Used 8 registers\n");
+                 });
   });
 }
 

@@ -80,41 +80,49 @@ TEST(FirmwareHeap, RefusesWhatDoesNotFit) {
 }
 
 TEST(ModuleLoadResult, PartsAreEightByteAlignedInOrder) {
-  const ModuleLoadResultLayout l = module_load_result_layout(2, 3, 5, 11);
-  EXPECT_EQ(l.kernels, 32u);
-  EXPECT_EQ(l.globals, 32u + 2 * 168);
-  EXPECT_EQ(l.params, 32u + 2 * 168 + 3 * 144);
-  EXPECT_EQ(l.diagnostics, 32u + 2 * 168 + 3 * 144 + 5 * 8);
-  EXPECT_EQ(l.total, 32u + 2 * 168 + 3 * 144 + 5 * 8 + 16);
-  static_assert(sizeof(cmd::KernelEntry) == 168 && sizeof(cmd::GlobalEntry) == 144 &&
-                sizeof(cmd::ModuleLoadResult) == 32);
+  const cmd::ModuleLoadResultLayout l = cmd::module_load_result_layout(2, 3, 5, 13, 11);
+  EXPECT_EQ(l.kernels, 40u);
+  EXPECT_EQ(l.globals, 40u + 2 * 48);
+  EXPECT_EQ(l.params, 40u + 2 * 48 + 3 * 24);
+  EXPECT_EQ(l.strings, 40u + 2 * 48 + 3 * 24 + 5 * 8);
+  EXPECT_EQ(l.diagnostics, 40u + 2 * 48 + 3 * 24 + 5 * 8 + 16);
+  EXPECT_EQ(l.total, 40u + 2 * 48 + 3 * 24 + 5 * 8 + 16 + 16);
 }
 
-TEST(ModuleLoadResult, EncodesEntriesAtTheirOffsets) {
+TEST(ModuleLoadResult, EncodesEntriesAndNamesAtTheirOffsets) {
   ModuleLoadReport r;
   r.module_id = 3;
   r.kernels.resize(1);
-  std::strcpy(r.kernels[0].name, "k");
+  const std::string long_name(300, 'k');  // no fixed-size field limits a name
+  r.kernels[0].name_offset = r.add_string(long_name);
+  r.kernels[0].name_bytes = uint32_t(long_name.size());
   r.kernels[0].handle = 0x300000000ull;
   r.globals.resize(1);
+  r.globals[0].name_offset = r.add_string("g");
+  r.globals[0].name_bytes = 1;
   r.globals[0].address = 0x1234;
   r.params = {{0, 8}, {8, 4}};
   const std::vector<uint8_t> bytes = encode_module_load_result(r, 4096, r.required_bytes());
-  ASSERT_EQ(bytes.size(), 32u + 168 + 144 + 16);
+  const size_t strings_at = 40 + 48 + 24 + 16;
+  ASSERT_EQ(bytes.size(), strings_at + 304);  // 301 + 2 bytes of names, padded to 8
   cmd::ModuleLoadResult h;
   std::memcpy(&h, bytes.data(), sizeof h);
   EXPECT_EQ(h.module_id, 3u);
   EXPECT_EQ(h.num_kernels, 1u);
   EXPECT_EQ(h.num_params, 2u);
+  EXPECT_EQ(h.strings_bytes, 303u);
   EXPECT_EQ(h.required_bytes, bytes.size());
   cmd::KernelEntry k;
-  std::memcpy(&k, bytes.data() + 32, sizeof k);
+  std::memcpy(&k, bytes.data() + 40, sizeof k);
   EXPECT_EQ(k.handle, 0x300000000ull);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data() + strings_at + k.name_offset)),
+            long_name);
   cmd::GlobalEntry g;
-  std::memcpy(&g, bytes.data() + 32 + 168, sizeof g);
+  std::memcpy(&g, bytes.data() + 40 + 48, sizeof g);
   EXPECT_EQ(g.address, 0x1234u);
+  EXPECT_STREQ(reinterpret_cast<const char*>(bytes.data() + strings_at + g.name_offset), "g");
   cmd::ParamEntry p;
-  std::memcpy(&p, bytes.data() + 32 + 168 + 144 + 8, sizeof p);
+  std::memcpy(&p, bytes.data() + 40 + 48 + 24 + 8, sizeof p);
   EXPECT_EQ(p.offset, 8u);
   EXPECT_EQ(p.bytes, 4u);
 }
@@ -123,14 +131,14 @@ TEST(ModuleLoadResult, CutsDiagnosticsAtWholeLines) {
   ModuleLoadReport r;
   r.status = cmd::ErrorCode::ModuleLoadFailed;
   r.diagnostics = "first problem\nsecond problem\n";
-  EXPECT_EQ(r.required_bytes(), 32u + 32);  // 29 characters and the NUL, padded to 8
-  const std::vector<uint8_t> bytes = encode_module_load_result(r, 32 + 20, 1000);
-  ASSERT_EQ(bytes.size(), 32u + 16);  // the cut text, padded to 8
+  EXPECT_EQ(r.required_bytes(), 40u + 32);  // 29 characters and the NUL, padded to 8
+  const std::vector<uint8_t> bytes = encode_module_load_result(r, 40 + 20, 1000);
+  ASSERT_EQ(bytes.size(), 40u + 16);  // the cut text, padded to 8
   cmd::ModuleLoadResult h;
   std::memcpy(&h, bytes.data(), sizeof h);
   EXPECT_EQ(h.required_bytes, 1000u);
   EXPECT_EQ(h.diagnostics_bytes, 15u);
-  EXPECT_STREQ(reinterpret_cast<const char*>(bytes.data() + 32), "first problem\n");
+  EXPECT_STREQ(reinterpret_cast<const char*>(bytes.data() + 40), "first problem\n");
 }
 
 TEST(PacketNames, NameEveryOpcodeAndErrorCode) {

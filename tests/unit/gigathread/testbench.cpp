@@ -208,14 +208,21 @@ void Testbench::wait_value(uint64_t address, uint64_t value) {
 }
 
 Testbench::LoadResult Testbench::load_module(uint32_t ch, const std::string& text,
-                                             uint64_t buffer_bytes) {
-  const uint64_t text_address = next_text_;
-  next_text_ += (text.size() + 1 + 255) & ~uint64_t{255};
-  std::memcpy(vram.backdoor(text_address, text.size() + 1), text.c_str(), text.size() + 1);
+                                             uint64_t buffer_bytes,
+                                             const std::string& ptxas_report) {
+  auto place = [&](const std::string& t) {
+    const uint64_t address = next_text_;
+    next_text_ += (t.size() + 1 + 255) & ~uint64_t{255};
+    std::memcpy(vram.backdoor(address, t.size() + 1), t.c_str(), t.size() + 1);
+    return address;
+  };
+  const uint64_t text_address = place(text);
+  const uint64_t report_address = ptxas_report.empty() ? 0 : place(ptxas_report);
   const uint64_t result = alloc(buffer_bytes);
   const uint64_t done = alloc(8);
   const uint64_t value = next_fence_value_++;
-  push(ch, packet(cmd::Opcode::ModuleLoad, {text_address, text.size() + 1, result, buffer_bytes}));
+  push(ch, packet(cmd::Opcode::ModuleLoad, {text_address, text.size() + 1, result, buffer_bytes,
+                                            report_address, ptxas_report.size()}));
   push(ch, fence(done, value));
   submit(ch);
   wait_value(done, value);
@@ -236,6 +243,12 @@ Testbench::LoadResult Testbench::read_result(uint64_t address) {
   for (uint32_t i = 0; i < r.header.num_params; ++i, offset += sizeof(cmd::ParamEntry))
     r.params.push_back(peek<cmd::ParamEntry>(address + offset));
   offset = align8(offset);
+  if (r.header.strings_bytes) {
+    r.strings.resize(r.header.strings_bytes);
+    for (uint32_t i = 0; i < r.header.strings_bytes; ++i)
+      r.strings[i] = char(peek<uint8_t>(address + offset + i));
+  }
+  offset = align8(offset + r.header.strings_bytes);
   if (r.header.diagnostics_bytes)
     r.diagnostics = peek_string(address + offset, r.header.diagnostics_bytes);
   return r;

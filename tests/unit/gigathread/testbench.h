@@ -160,16 +160,24 @@ class Testbench {
   /// `address` is at least `value`.
   void wait_value(uint64_t address, uint64_t value);
 
-  /// Puts `text` in VRAM and loads it on channel `ch` into a result buffer of `buffer_bytes`;
-  /// returns the result once the load is done.
+  /// Puts `text` (and `ptxas_report`, unless empty) in VRAM and loads it on channel `ch` into a
+  /// result buffer of `buffer_bytes`; returns the result once the load is done.
   struct LoadResult {
     cmd::ModuleLoadResult header;
     std::vector<cmd::KernelEntry> kernels;
     std::vector<cmd::GlobalEntry> globals;
     std::vector<cmd::ParamEntry> params;
+    std::string strings;
     std::string diagnostics;
+    std::string kernel_name(size_t i) const {
+      return strings.substr(kernels.at(i).name_offset, kernels.at(i).name_bytes);
+    }
+    std::string global_name(size_t i) const {
+      return strings.substr(globals.at(i).name_offset, globals.at(i).name_bytes);
+    }
   };
-  LoadResult load_module(uint32_t ch, const std::string& text, uint64_t buffer_bytes = 65536);
+  LoadResult load_module(uint32_t ch, const std::string& text, uint64_t buffer_bytes = 65536,
+                         const std::string& ptxas_report = {});
   /// Reads a result buffer, laid out as packets.h describes (computed here independently).
   LoadResult read_result(uint64_t address);
   /// A LaunchDescriptor in host memory with its parameter buffer; returns its address.

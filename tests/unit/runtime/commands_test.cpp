@@ -82,9 +82,13 @@ TEST(CommandsTest, DescriptorAndRecordLayouts) {
   EXPECT_EQ(offsetof(cmd::LaunchDescriptor, stats_address), 48u);
   EXPECT_EQ(offsetof(cmd::SemaphoreRecord, timestamp_ps), 8u);
   EXPECT_EQ(sizeof(cmd::LaunchStatsRecord), 64u);
-  EXPECT_EQ(sizeof(cmd::ModuleLoadResult), 32u);
-  EXPECT_EQ(sizeof(cmd::KernelEntry), 168u);
-  EXPECT_EQ(sizeof(cmd::GlobalEntry), 144u);
+  EXPECT_EQ(sizeof(cmd::ModuleLoadResult), 40u);
+  EXPECT_EQ(offsetof(cmd::ModuleLoadResult, strings_bytes), 20u);
+  EXPECT_EQ(offsetof(cmd::ModuleLoadResult, required_bytes), 32u);
+  EXPECT_EQ(sizeof(cmd::KernelEntry), 48u);
+  EXPECT_EQ(offsetof(cmd::KernelEntry, handle), 8u);
+  EXPECT_EQ(offsetof(cmd::KernelEntry, register_source), 44u);
+  EXPECT_EQ(sizeof(cmd::GlobalEntry), 24u);
 }
 
 }  // namespace

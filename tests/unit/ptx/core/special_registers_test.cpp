@@ -95,7 +95,8 @@ TEST(SpecialRegisters, EveryOneReadsWhatTheLaunchAndTheDeviceMakeIt) {
   FunctionalDevice dev(options);
   const Module m = dev.load_module(specials_module());
   const Dim3 grid(2, 3), block(40, 2);
-  const uint32_t dynamic = 100, static_shared = 48;  // 36 bytes, rounded to 16
+  // 36 bytes of static shared memory, then the dynamic at its 16-byte alignment.
+  const uint32_t dynamic = 100, static_shared = 48;
   const uint64_t threads = grid.count() * block.count();
   const size_t n = kRecorded.size();
   const DevicePtr out = dev.malloc(threads * n * 8);
