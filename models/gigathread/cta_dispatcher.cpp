@@ -84,16 +84,19 @@ uint32_t CtaDispatcher::ctas_per_sm(const GridRequest& request, std::string* lim
   const CtaNeeds n = needs_of(request);
   const SmLimits& l = config_.limits;
   uint32_t fit = l.max_ctas;
-  std::string why = fmt::format("{} CTA slots", l.max_ctas);
-  auto limit = [&](uint32_t available, uint32_t need, const char* what) {
+  std::string why = fmt::format("CTA slots: an SM has {}", l.max_ctas);
+  auto limit = [&](uint32_t available, uint32_t need, const std::string& what) {
     if (need == 0) return;
     if (available / need < fit) {
       fit = available / need;
-      why = fmt::format("{} of {} {} per CTA", available, need, what);
+      why = fmt::format("{}: a CTA needs {}, an SM has {}", what, need, available);
     }
   };
   limit(l.max_threads, n.threads, "threads");
-  limit(l.registers, n.registers, "registers");
+  limit(l.registers, n.registers,
+        fmt::format("registers ({} per thread, {} per warp)", request.registers_per_thread,
+                    registers_per_warp(request.registers_per_thread,
+                                       l.register_allocation_unit)));
   limit(l.shared_memory_bytes, n.shared, "bytes of shared memory");
   if (limiting) *limiting = why;
   return fit;
@@ -112,7 +115,8 @@ std::string CtaDispatcher::check(const GridRequest& r, cmd::ErrorCode& code) con
     return why;
   std::string limiting;
   if (ctas_per_sm(r, &limiting) == 0)
-    return fmt::format("a CTA of {} threads does not fit an SM: {}", r.block.count(), limiting);
+    return fmt::format("a CTA of {} threads does not fit an SM, for its {}", r.block.count(),
+                       limiting);
   code = cmd::ErrorCode::None;
   return {};
 }

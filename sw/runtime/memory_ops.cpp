@@ -149,8 +149,10 @@ void Context::launch(Channel& ch, const std::string& who, const KernelInfo& kern
   }
   if (kernel.max_threads_per_cta != 0 && config.block.count() > kernel.max_threads_per_cta) {
     throw Error(Status::InvalidConfiguration,
-                fmt::format("{}: {} threads per block; the kernel allows at most {}", what,
-                            config.block.count(), kernel.max_threads_per_cta));
+                fmt::format("{}: {} threads per block; the kernel allows at most {} (with its {} "
+                            "registers per thread, its launch bounds and the SM's limits)",
+                            what, config.block.count(), kernel.max_threads_per_cta,
+                            kernel.registers_per_thread));
   }
   uint64_t stats_address = 0;
   if (config.stats != nullptr) {

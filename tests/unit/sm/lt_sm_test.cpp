@@ -194,14 +194,29 @@ TEST(CtaDispatcher, RegisterLimitAdmitsOneCtaAtATime) {
   Bench bench("bench", flat_sms(2), {});
   auto program = load_ptx(chain_kernel(100));
   GridRequest r = grid_request(program, "chain", 4, 256);
-  r.registers_per_thread = 20;  // 5120 of 8192 registers per CTA
+  r.registers_per_thread = 20;  // a warp's 640 rounded to 768: 6144 of 8192 registers per CTA
   std::string why;
   EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), 1u);
-  EXPECT_NE(why.find("registers"), std::string::npos) << why;
+  EXPECT_EQ(why, "registers (20 per thread, 768 per warp): a CTA needs 6144, an SM has 8192");
   GridResult result;
   simulate([&] { result = bench.dispatcher.run_grid(r); });
   ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
   EXPECT_EQ(duration(result), 2 * 8 * 102 * 4 * kCyclePs);  // two rounds of one CTA per SM
+}
+
+// A CTA that does not fit at all is refused, naming the resource and both figures.
+TEST(CtaDispatcher, ACtaThatFitsNoSmIsRefusedNamingTheResource) {
+  testing::fresh_systemc();
+  Bench bench("bench", flat_sms(1), {});
+  auto program = load_ptx(chain_kernel(1));
+  GridRequest r = grid_request(program, "chain", 1, 256);
+  r.registers_per_thread = 40;  // 8 warps of 1280 registers
+  GridResult result;
+  simulate([&] { result = bench.dispatcher.run_grid(r); });
+  EXPECT_EQ(result.error, cmd::ErrorCode::LaunchOutOfResources);
+  EXPECT_EQ(result.message,
+            "launch of 'chain': a CTA of 256 threads does not fit an SM, for its registers (40 "
+            "per thread, 1280 per warp): a CTA needs 10240, an SM has 8192");
 }
 
 // sm.reserved_shared_per_cta: the system's shared memory in every CTA counts against the SM's.
@@ -215,7 +230,7 @@ TEST(CtaDispatcher, ReservedSharedMemoryCountsAgainstTheSm) {
   r.dynamic_shared_bytes = 3000;  // 3008 with the region's alignment, then 1024 reserved
   std::string why;
   EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), 4u);  // 16384 / 4032, where 3000 alone fit 5
-  EXPECT_EQ(why, "16384 of 4032 bytes of shared memory per CTA");
+  EXPECT_EQ(why, "bytes of shared memory: a CTA needs 4032, an SM has 16384");
   GridResult result;
   simulate([&] { result = bench.dispatcher.run_grid(r); });
   ASSERT_EQ(result.error, cmd::ErrorCode::None) << result.message;
