@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "models/common/kernel_names.h"
 #include "models/common/sparse_memory.h"
 #include "models/common/text_file.h"
 #include "models/ptx/address_space.h"
@@ -27,13 +28,16 @@ std::vector<uint32_t> Kernel::param_sizes() const {
 }
 
 Kernel Module::kernel(std::string_view name) const {
+  std::vector<const Function*> kernels;
+  std::vector<std::string> names;
   for (const Function& f : program_->functions) {
-    if (f.is_entry && f.name == name) return Kernel(&f);
+    if (!f.is_entry || !f.has_body) continue;
+    kernels.push_back(&f);
+    names.push_back(f.name);
   }
-  std::string list;
-  for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ", ") + k;
-  throw LaunchError(fmt::format("module '{}' has no kernel '{}' (kernels: {})", program_->file,
-                                name, list.empty() ? "none" : list));
+  const KernelLookup found = find_kernel(names, name, "'" + program_->file + "'");
+  if (found.index == KernelLookup::kNotFound) throw LaunchError(found.problem);
+  return Kernel(kernels[found.index]);
 }
 
 std::pair<DevicePtr, uint64_t> Module::global(std::string_view name) const {

@@ -101,7 +101,9 @@ class Kernel {
 /// A loaded module; kernels looked up by (mangled) name.
 class Module {
  public:
-  /// Throws LaunchError naming the module and listing its kernels when `name` is not one of them.
+  /// The kernel `name` names: mangled, demangled, with template arguments or plain where unique
+  /// (models/common/kernel_names.h). Throws LaunchError naming the module and listing the
+  /// candidates when the name is ambiguous, or every kernel when it names none.
   Kernel kernel(std::string_view name) const;
   std::vector<std::string> kernel_names() const;
   /// Address and size of a module-scope .global or .const variable (cuModuleGetGlobal);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "models/common/kernel_names.h"
 #include "sw/runtime/context.h"
 
 namespace gpusoc::rt {
@@ -66,12 +67,9 @@ uint32_t Module::id() const {
 }
 
 Kernel Module::kernel(std::string_view name) const {
-  const ModuleState& s = state();
-  for (size_t i = 0; i < s.kernels.size(); ++i) {
-    if (s.kernels[i].name == name) return Kernel(state_, i);
-  }
-  throw Error(Status::NotFound, fmt::format("module {} has no kernel {}; its kernels: {}", s.name,
-                                            name, fmt::join(kernel_names(), ", ")));
+  const KernelLookup found = find_kernel(kernel_names(), name, state().name);
+  if (found.index == KernelLookup::kNotFound) throw Error(Status::NotFound, found.problem);
+  return Kernel(state_, found.index);
 }
 
 std::vector<std::string> Module::kernel_names() const {

@@ -41,7 +41,9 @@ class Module {
   Module& operator=(Module&& other) noexcept;
   ~Module();
 
-  /// Error(NotFound) naming the module and listing its kernels when there is none of that name.
+  /// The kernel `name` names: mangled, demangled, with template arguments or plain where unique
+  /// (models/common/kernel_names.h). Error(NotFound) naming the module and listing the
+  /// candidates when the name is ambiguous, or every kernel when it names none.
   Kernel kernel(std::string_view name) const;
   std::vector<std::string> kernel_names() const;
   /// Address and size of a module-scope .global or .const variable (cuModuleGetGlobal); copies

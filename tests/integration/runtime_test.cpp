@@ -160,8 +160,11 @@ TEST(RuntimeIntegrationTest, InvalidLaunchesAreRefusedAndTheNextLaunchWorks) {
     expect_error(Status::InvalidValue, "takes 4 parameters, the launch passes 3", [&] {
       dev.launch(k, {1, 256}, p, p, p);
     });
-    expect_error(Status::NotFound, "its kernels: vector_add, vector_add_i32_grid_stride",
+    expect_error(Status::NotFound,
+                 "has no kernel 'vector_sub'; its kernels:\n  vector_add\n  "
+                 "vector_add_i32_grid_stride",
                  [&] { m.kernel("vector_sub"); });
+    EXPECT_EQ(m.kernel("vector_add_i32_grid_stride").name(), "vector_add_i32_grid_stride");
     // Refused by the GPU: the error surfaces at the next synchronizing call, with its text.
     LaunchConfig big_shared{1, 256, 64 * 1024};
     dev.launch(k, big_shared, p, p, p, int32_t(4));
