@@ -6,6 +6,7 @@ set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/text_table.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/text_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/kernel_names.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/kernel_launch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/constraint.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_spec.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_registry.cpp

@@ -208,20 +208,16 @@ void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& ar
                                          o.stack_bytes_per_thread);
       !why.empty())
     fail(why);
-  if (args.args().size() != k.params.size())
-    fail(fmt::format("{} arguments given, the kernel takes {}", args.args().size(),
-                     k.params.size()));
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    if (args.args()[i].size() != k.params[i].size)
-      fail(fmt::format("argument {} has {} bytes, the parameter has {}", i, args.args()[i].size(),
-                       k.params[i].size));
-  }
+  std::vector<uint32_t> sizes;
+  for (const ParamSlot& p : k.params) sizes.push_back(p.size);
+  if (const std::string why = args.mismatch(k.name, sizes); !why.empty())
+    throw LaunchError(why);
 }
 
 }  // namespace
 
-LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
-                                     const KernelArgs& args) {
+void FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
+                              const KernelArgs& args) {
   const Function& k = kernel.function();
   check_launch(k, config, args, impl_->options);
   LaunchContext ctx;
@@ -236,9 +232,9 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
   ctx.block = config.block;
   ctx.dynamic_shared_bytes = config.dynamic_shared_bytes;
   ctx.params.assign(k.param_buffer_bytes, 0);
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    std::memcpy(ctx.params.data() + k.params[i].offset, args.args()[i].data(), k.params[i].size);
-  }
+  std::vector<uint32_t> offsets;
+  for (const ParamSlot& p : k.params) offsets.push_back(p.offset);
+  args.pack(offsets, ctx.params.data(), ctx.params.size());
   ctx.global = &impl_->memory;
   ctx.num_sms = impl_->options.num_sms;
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
@@ -261,7 +257,7 @@ LaunchStats FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& c
       }
     }
   }
-  return stats;
+  if (config.stats) *config.stats = stats;
 }
 
 }  // namespace gpusoc::ptx

@@ -14,14 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "models/common/kernel_launch.h"
+
 namespace gpusoc::ptx {
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  constexpr Dim3() = default;
-  constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
-  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
-};
+// The launch types every device shares (models/common/kernel_launch.h).
+using gpusoc::Dim3;
+using gpusoc::KernelArgs;
+using gpusoc::LaunchConfig;
+using gpusoc::LaunchStats;
 
 using DevicePtr = uint64_t;
 
@@ -73,13 +74,6 @@ class LaunchError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-struct LaunchStats {
-  uint64_t warp_instructions = 0;  // warp-level instructions issued (predicated-off ones included)
-  uint64_t thread_instructions = 0;  // sum over instructions of active, guard-true lanes
-  uint64_t ctas = 0;
-  uint64_t warps = 0;
-};
-
 class Program;   // a loaded, decoded module (program.h)
 class Function;  // a decoded .entry or .func
 
@@ -117,32 +111,6 @@ class Module {
   std::shared_ptr<const Program> program_;
 };
 
-/// Kernel arguments, packed by value in declaration order (pointers as DevicePtr).
-class KernelArgs {
- public:
-  template <typename... Args>
-  explicit KernelArgs(const Args&... args) {
-    (push(args), ...);
-  }
-  template <typename T>
-  void push(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>, "kernel arguments are passed by value");
-    std::vector<uint8_t> bytes(sizeof(T));
-    std::memcpy(bytes.data(), &v, sizeof(T));
-    args_.push_back(std::move(bytes));
-  }
-  const std::vector<std::vector<uint8_t>>& args() const { return args_; }
-
- private:
-  std::vector<std::vector<uint8_t>> args_;
-};
-
-struct LaunchConfig {
-  Dim3 grid;
-  Dim3 block;
-  uint32_t dynamic_shared_bytes = 0;
-};
-
 class FunctionalDevice {
  public:
   explicit FunctionalDevice(DeviceOptions options = {});
@@ -166,11 +134,16 @@ class FunctionalDevice {
   void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
 
   /// Checks the arguments against the kernel's parameters (count and sizes) and the dimensions
-  /// against the device limits (LaunchError), then runs the grid to completion (ExecutionError).
-  LaunchStats launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args);
+  /// against the device limits (LaunchError), then runs the grid to completion (ExecutionError)
+  /// and fills `config.stats` when given.
+  void launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args);
   template <typename... Args>
-  LaunchStats launch(const Kernel& kernel, Dim3 grid, Dim3 block, const Args&... args) {
-    return launch(kernel, LaunchConfig{grid, block, 0}, KernelArgs(args...));
+  void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
+    launch(kernel, config, KernelArgs(args...));
+  }
+  template <typename... Args>
+  void launch(const Kernel& kernel, Dim3 grid, Dim3 block, const Args&... args) {
+    launch(kernel, LaunchConfig{grid, block}, KernelArgs(args...));
   }
 
   // Typed conveniences for host code and tests.

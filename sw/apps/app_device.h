@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/ptx/device.h"
+#include "models/common/kernel_launch.h"
 
 namespace gpusoc::apps {
 
@@ -30,6 +30,17 @@ struct AppStats {
   double achieved_occupancy() const {
     return capacity_warp_ns > 0 ? resident_warp_ns / capacity_warp_ns : 0;
   }
+  /// Adds one launch's statistics.
+  void add(const LaunchStats& s) {
+    ++launches;
+    warp_instructions += s.warp_instructions;
+    thread_instructions += s.thread_instructions;
+    ctas += s.ctas;
+    warps += s.warps;
+    kernel_ns += s.kernel_ns();
+    resident_warp_ns += s.resident_warp_ns;
+    capacity_warp_ns += double(s.max_resident_warps) * s.kernel_ns();
+  }
 };
 
 class AppDevice {
@@ -42,8 +53,8 @@ class AppDevice {
   virtual void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) = 0;
   virtual void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) = 0;
   /// Runs a kernel to completion; the arguments are checked against its parameters.
-  virtual void launch(const std::string& kernel, const ptx::LaunchConfig& config,
-                      const ptx::KernelArgs& args) = 0;
+  virtual void launch(const std::string& kernel, const LaunchConfig& config,
+                      const KernelArgs& args) = 0;
 
   const AppStats& stats() const { return stats_; }
 
@@ -60,8 +71,8 @@ class AppDevice {
     return host;
   }
   template <typename... Args>
-  void run(const std::string& kernel, const ptx::LaunchConfig& config, const Args&... args) {
-    launch(kernel, config, ptx::KernelArgs(args...));
+  void run(const std::string& kernel, const LaunchConfig& config, const Args&... args) {
+    launch(kernel, config, KernelArgs(args...));
   }
 
  protected:

@@ -22,8 +22,8 @@ constexpr uint32_t kMaxBlocks = 65535;  // gridDim.x of the oldest GPUs; the loo
 template <typename... Args>
 void timed(AppDevice& dev, AppResult& r, const char* label, uint64_t bytes, const char* kernel,
            uint64_t n, const Args&... args) {
-  const ptx::LaunchConfig cfg{ptx::Dim3(std::min(blocks_of(n, kBlock), kMaxBlocks)),
-                              ptx::Dim3(kBlock)};
+  const LaunchConfig cfg{Dim3(std::min(blocks_of(n, kBlock), kMaxBlocks)),
+                              Dim3(kBlock)};
   const double before_ns = dev.stats().kernel_ns;
   dev.run(kernel, cfg, args..., int64_t(n));
   const double ns = dev.stats().kernel_ns - before_ns;

@@ -27,7 +27,7 @@ AppResult divergence(AppDevice& dev, uint64_t size) {
   const std::vector<uint32_t> v = reference::divergence_inputs(l);
   const DevicePtr din = dev.upload(v), tags = dev.malloc(n * kTraceSlots * 4),
                   masks = dev.malloc(n * kTraceSlots * 4), counts = dev.malloc(n * 4);
-  const ptx::LaunchConfig cfg{ptx::Dim3(l.grid), ptx::Dim3(l.block)};
+  const LaunchConfig cfg{Dim3(l.grid), Dim3(l.block)};
   dev.run("divergence_trace", cfg, din, tags, masks, counts);
   const auto got_tags = dev.download<uint32_t>(tags, n * kTraceSlots);
   const auto got_masks = dev.download<uint32_t>(masks, n * kTraceSlots);

@@ -22,7 +22,7 @@ AppResult conv2d(AppDevice& dev, uint64_t pixels) {
   const std::vector<float> img = reference::random_floats(count, -4.f, 4.f, 37);
   const DevicePtr in = dev.upload(img), out = dev.malloc(count * 4);
   // 16x8 threads: conv2d_5x5_param's registers allow at most 160 per block on small.json's SMs.
-  const ptx::LaunchConfig cfg{ptx::Dim3(blocks_of(w, 16), blocks_of(h, 8)), ptx::Dim3(16, 8)};
+  const LaunchConfig cfg{Dim3(blocks_of(w, 16), blocks_of(h, 8)), Dim3(16, 8)};
   const reference::Filter5x5 constant = reference::constant_filter(),
                              param = reference::random_filter(38);
   Tally t;
@@ -59,10 +59,10 @@ AppResult transpose(AppDevice& dev, uint64_t order) {
   for (const bool tiled : {false, true}) {
     const DevicePtr dout = dev.upload(sentinel);
     if (tiled)
-      dev.run("transpose_tiled", {ptx::Dim3(blocks_of(n, 32), blocks_of(n, 32)), ptx::Dim3(32, 8)},
+      dev.run("transpose_tiled", {Dim3(blocks_of(n, 32), blocks_of(n, 32)), Dim3(32, 8)},
               din, dout, n, n);
     else
-      dev.run("transpose_naive", {ptx::Dim3(blocks_of(n, 16), blocks_of(n, 8)), ptx::Dim3(16, 8)},
+      dev.run("transpose_naive", {Dim3(blocks_of(n, 16), blocks_of(n, 8)), Dim3(16, 8)},
               din, dout, n, n);
     const auto out = dev.download<float>(dout, count + 1);
     for (uint64_t r = 0; r < order; ++r)

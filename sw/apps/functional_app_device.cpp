@@ -30,20 +30,19 @@ void FunctionalAppDevice::copy_to_host(void* dst, DevicePtr src, uint64_t bytes)
   stats_.d2h_bytes += bytes;
 }
 
-void FunctionalAppDevice::launch(const std::string& kernel, const ptx::LaunchConfig& config,
-                                 const ptx::KernelArgs& args) {
+void FunctionalAppDevice::launch(const std::string& kernel, const LaunchConfig& config,
+                                 const KernelArgs& args) {
   for (const auto& [file, module] : modules_) {
     for (const std::string& name : module.kernel_names()) {
       if (name != kernel) continue;
+      LaunchStats s;
+      LaunchConfig c = config;
+      c.stats = &s;
       const auto t0 = std::chrono::steady_clock::now();
-      const ptx::LaunchStats s = device_.launch(module.kernel(name), config, args);
+      device_.launch(module.kernel(name), c, args);
       stats_.kernel_wall_s +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ++stats_.launches;
-      stats_.warp_instructions += s.warp_instructions;
-      stats_.thread_instructions += s.thread_instructions;
-      stats_.ctas += s.ctas;
-      stats_.warps += s.warps;
+      stats_.add(s);
       return;
     }
   }

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "models/ptx/device.h"
 #include "sw/apps/app_device.h"
 
 namespace gpusoc::apps {
@@ -17,8 +18,8 @@ class FunctionalAppDevice : public AppDevice {
   DevicePtr malloc(uint64_t bytes) override;
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
-  void launch(const std::string& kernel, const ptx::LaunchConfig& config,
-              const ptx::KernelArgs& args) override;
+  void launch(const std::string& kernel, const LaunchConfig& config,
+              const KernelArgs& args) override;
 
  private:
   ptx::FunctionalDevice device_;

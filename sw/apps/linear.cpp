@@ -62,8 +62,8 @@ AppResult sgemm(AppDevice& dev, uint64_t n, const char* kernel) {
   const float alpha = 1.5f, beta = -0.5f;
   const auto a = random_floats(n * n, 5), b = random_floats(n * n, 6), c0 = random_floats(n * n, 7);
   const DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
-  const ptx::Dim3 grid(blocks_for(n, 16), blocks_for(n, 16));
-  dev.run(kernel, {grid, ptx::Dim3(16, 16)}, N, N, N, alpha, da, db, beta,
+  const Dim3 grid(blocks_for(n, 16), blocks_for(n, 16));
+  dev.run(kernel, {grid, Dim3(16, 16)}, N, N, N, alpha, da, db, beta,
                dc);
   const auto c = dev.download<float>(dc, n * n);
   uint64_t wrong = 0;

@@ -6,7 +6,6 @@ namespace gpusoc::apps {
 
 SocAppDevice::SocAppDevice(rt::Device& device)
     : device_(device),
-      record_(device.alloc_host<cmd::LaunchStatsRecord>(1)),
       before_(device.create_event()),
       after_(device.create_event()) {}
 
@@ -51,34 +50,22 @@ const rt::Kernel& SocAppDevice::kernel(const std::string& kernel) const {
   return it->second;
 }
 
-void SocAppDevice::launch(const std::string& kernel, const ptx::LaunchConfig& config,
-                          const ptx::KernelArgs& args) {
-  std::vector<rt::ArgView> views;
-  for (const auto& a : args.args()) views.push_back(rt::ArgView{a.data(), a.size()});
-  rt::LaunchConfig c;
-  c.grid = rt::Dim3(config.grid.x, config.grid.y, config.grid.z);
-  c.block = rt::Dim3(config.block.x, config.block.y, config.block.z);
-  c.dynamic_shared_bytes = config.dynamic_shared_bytes;
-  c.stats = record_.data();
+void SocAppDevice::launch(const std::string& kernel, const LaunchConfig& config,
+                          const KernelArgs& args) {
+  LaunchStats s;
+  LaunchConfig c = config;
+  c.stats = &s;
   const auto t0 = std::chrono::steady_clock::now();
-  rt::Stream& s = device_.default_stream();
-  s.launch_packed(this->kernel(kernel), c, views.data(), views.size());
-  s.synchronize();
+  rt::Stream& stream = device_.default_stream();
+  stream.launch(this->kernel(kernel), c, args);
+  stream.synchronize();
   stats_.kernel_wall_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  account(*record_.data());
+  stats_.add(s);
 }
 
-void SocAppDevice::account(const cmd::LaunchStatsRecord& r) {
-  const double ns = double(r.end_ps - r.start_ps) / 1000;
-  ++stats_.launches;
-  stats_.warp_instructions += r.warp_instructions;
-  stats_.thread_instructions += r.thread_instructions;
-  stats_.ctas += r.ctas;
-  stats_.warps += r.warps;
-  stats_.kernel_ns += ns;
-  stats_.resident_warp_ns += double(r.occupancy_warp_ps) / 1000;
-  stats_.capacity_warp_ns += double(r.max_resident_warps) * ns;
+void SocAppDevice::account(const LaunchStats& s) {
+  stats_.add(s);
 }
 
 void SocAppDevice::account_copy(double ns, uint64_t h2d_bytes, uint64_t d2h_bytes) {

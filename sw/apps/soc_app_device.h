@@ -20,15 +20,15 @@ class SocAppDevice : public AppDevice {
   DevicePtr malloc(uint64_t bytes) override;
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
-  void launch(const std::string& kernel, const ptx::LaunchConfig& config,
-              const ptx::KernelArgs& args) override;
+  void launch(const std::string& kernel, const LaunchConfig& config,
+              const KernelArgs& args) override;
 
   /// For apps that use more of the runtime (streams, events).
   rt::Device& runtime() { return device_; }
   /// A kernel of a loaded file; Error(NotFound) naming it otherwise.
   const rt::Kernel& kernel(const std::string& name) const;
-  /// Adds a launch's record to the statistics (for apps that launch on their own streams).
-  void account(const cmd::LaunchStatsRecord& record);
+  /// Adds a launch's statistics (for apps that launch on their own streams).
+  void account(const LaunchStats& stats);
   /// Adds a copy the app timed itself.
   void account_copy(double ns, uint64_t h2d_bytes, uint64_t d2h_bytes);
 
@@ -40,7 +40,6 @@ class SocAppDevice : public AppDevice {
   std::map<std::string, rt::Module> modules_;  // by file
   std::map<std::string, rt::Kernel> kernels_;  // by name
   std::vector<DevicePtr> allocations_;
-  rt::HostBuffer<cmd::LaunchStatsRecord> record_;
   rt::Event before_, after_;
 };
 

@@ -39,7 +39,7 @@ AppResult two_streams(AppDevice& base, uint64_t n) {
   }
   const DevicePtr da = soc.malloc(n * 4), db = soc.malloc(n * 4), dc = soc.malloc(n * 4);
   rt::Stream streams[2] = {dev.create_stream(), dev.create_stream()};
-  rt::HostBuffer<cmd::LaunchStatsRecord> records = dev.alloc_host<cmd::LaunchStatsRecord>(kChunks);
+  std::vector<LaunchStats> records(kChunks);
   std::vector<ChunkEvents> ev(kChunks);
   const uint64_t bytes = chunk * 4;
   for (int k = 0; k < kChunks; ++k) {
@@ -51,8 +51,7 @@ AppResult two_streams(AppDevice& base, uint64_t n) {
     s.memcpy_htod(da + off * 4, a.data() + off, bytes);
     s.memcpy_htod(db + off * 4, b.data() + off, bytes);
     s.record(e.uploaded);
-    rt::LaunchConfig cfg{rt::Dim3(uint32_t((chunk + 255) / 256)), rt::Dim3(256), 0,
-                         records.data() + k};
+    const LaunchConfig cfg{Dim3(uint32_t((chunk + 255) / 256)), Dim3(256), 0, &records[k]};
     s.launch(soc.kernel("vector_add"), cfg, da + off * 4, db + off * 4, dc + off * 4,
              int32_t(chunk));
     s.record(e.computed);

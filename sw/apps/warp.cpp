@@ -59,8 +59,8 @@ AppResult warp_ops(AppDevice& dev, uint64_t size) {
 // device's own (%nsmid of the first thread): every thread must agree with it.
 AppResult thread_ids(AppDevice& dev, uint64_t size) {
   dev.load("thread_ids.ptx");
-  const ptx::Dim3 block(7, 3, 2);
-  const ptx::Dim3 grid(blocks_of(size, uint32_t(block.count()) * 4), 2, 2);
+  const Dim3 block(7, 3, 2);
+  const Dim3 grid(blocks_of(size, uint32_t(block.count()) * 4), 2, 2);
   const uint64_t threads = grid.count() * block.count();
   const DevicePtr out = dev.malloc(threads * reference::kThreadIdWords * 4);
   dev.run("thread_ids", {grid, block}, out);

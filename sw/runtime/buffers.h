@@ -92,8 +92,8 @@ class DeviceBuffer {
 
 /// A DeviceBuffer passed to a kernel is its device pointer.
 template <typename T>
-ArgView arg_view(const DeviceBuffer<T>& buffer) {
-  return ArgView{&buffer.ptr_ref(), sizeof(DevicePtr)};
+DevicePtr kernel_argument(const DeviceBuffer<T>& buffer) {
+  return buffer.ptr();
 }
 
 template <typename T>

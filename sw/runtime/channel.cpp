@@ -30,7 +30,7 @@ Channel::Channel(Bar0& bar0, InterruptWaiter& waiter, PinnedMemory& pinned, uint
 
 Channel::~Channel() {
   try {
-    for (const auto& [sequence, address] : retained_) pinned_.free(address);
+    for (const Retained& r : retained_) pinned_.free(r.address);
     pinned_.free(ring_block_.address);
     pinned_.free(log_.address);
     pinned_.free(fence_.address);
@@ -65,7 +65,8 @@ void Channel::disable() {
 }
 
 uint64_t Channel::submit(std::initializer_list<cmd::Packet> packets, const std::string& what,
-                         std::vector<uint64_t> retained, bool interrupt) {
+                         std::vector<uint64_t> retained, bool interrupt,
+                         std::function<void()> on_complete) {
   reclaim();
   for (const cmd::Packet& p : packets) ring_.push(p, what);
   const uint64_t sequence = issued_ + 1;
@@ -73,7 +74,7 @@ uint64_t Channel::submit(std::initializer_list<cmd::Packet> packets, const std::
   issued_ = sequence;
   if (interrupt) interrupting_ = sequence;
   ring_.ring_doorbell();
-  for (const uint64_t address : retained) retained_.emplace_back(sequence, address);
+  for (const uint64_t address : retained) retained_.push_back({sequence, address, on_complete});
   return sequence;
 }
 
@@ -85,9 +86,11 @@ uint64_t Channel::completed() const {
 
 void Channel::reclaim() {
   const uint64_t done = completed();
-  while (!retained_.empty() && retained_.front().first <= done) {
-    pinned_.free(retained_.front().second);
+  while (!retained_.empty() && retained_.front().sequence <= done) {
+    const Retained r = std::move(retained_.front());
     retained_.pop_front();
+    if (r.on_complete) r.on_complete();  // reads the block: before it is freed
+    pinned_.free(r.address);
   }
 }
 
@@ -131,6 +134,10 @@ std::optional<ChannelFault> Channel::take_error() {
   checked_ = completed();
   const uint32_t status = bar0_.read(reg(bar0::CH_STATUS));
   if (!(status & bar0::kChannelError)) return std::nullopt;
+  // What had not completed failed or was dropped: its records are not to be read, and whoever
+  // waits for it is about to get this error (and may unwind what the records were for).
+  reclaim();
+  for (Retained& r : retained_) r.on_complete = nullptr;
   ChannelFault fault;
   fault.code = static_cast<cmd::ErrorCode>(bar0_.read(reg(bar0::CH_ERROR)));
   fault.ring_offset = bar0_.read(reg(bar0::CH_ERROR_GET));

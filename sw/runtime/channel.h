@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -50,11 +51,12 @@ class Channel {
   void disable();
 
   /// Writes the packets, then a fence with the operation's sequence number, and rings the
-  /// doorbell. `retained` pinned blocks are freed once the operation has completed; `interrupt`
-  /// makes the fence raise INTR_FENCE (for operations the host will wait on). Returns the
-  /// sequence number.
+  /// doorbell. `retained` pinned blocks are freed once the operation has completed, after
+  /// `on_complete` (given with one block) has run; `interrupt` makes the fence raise INTR_FENCE
+  /// (for operations the host will wait on). Returns the sequence number.
   uint64_t submit(std::initializer_list<cmd::Packet> packets, const std::string& what,
-                  std::vector<uint64_t> retained = {}, bool interrupt = false);
+                  std::vector<uint64_t> retained = {}, bool interrupt = false,
+                  std::function<void()> on_complete = {});
 
   /// Highest sequence number whose operation has completed (the fence word).
   uint64_t completed() const;
@@ -71,7 +73,7 @@ class Channel {
   /// check_errors(), unless no operation has completed since the last check (which saves the
   /// register read).
   void check_new_errors();
-  /// Frees the temporaries of completed operations.
+  /// Frees the temporaries of completed operations, running their completion actions.
   void reclaim();
 
   uint32_t index() const { return index_; }
@@ -91,7 +93,12 @@ class Channel {
   uint64_t issued_ = 0;        // sequence number of the last fence written
   uint64_t interrupting_ = 0;  // ... of the last fence with kFlagInterrupt
   uint64_t checked_ = 0;       // the fence value when CH_STATUS was last read for errors
-  std::deque<std::pair<uint64_t, uint64_t>> retained_;  // (sequence, pinned address)
+  struct Retained {
+    uint64_t sequence;
+    uint64_t address;  // pinned
+    std::function<void()> on_complete;
+  };
+  std::deque<Retained> retained_;
 };
 
 }  // namespace gpusoc::rt

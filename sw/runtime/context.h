@@ -81,7 +81,7 @@ class Context {
   void memset(Channel& ch, const std::string& who, DevicePtr dst, uint32_t value,
               uint32_t element_bytes, uint64_t count, bool wait);
   void launch(Channel& ch, const std::string& who, const KernelInfo& kernel,
-              const LaunchConfig& config, const ArgView* args, size_t count);
+              const LaunchConfig& config, const KernelArgs& args);
 
   std::shared_ptr<ModuleState> load_module(std::string_view ptx, const std::string& name,
                                            std::string_view ptxas_report = {});

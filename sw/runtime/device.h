@@ -81,10 +81,14 @@ class Device {
   Stream& default_stream();
   Stream create_stream();
   Event create_event();
-  /// Queues a launch on the default stream.
+  /// Queues a launch on the default stream (Stream::launch).
   template <typename... Args>
   void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
     default_stream().launch(kernel, config, args...);
+  }
+  template <typename... Args>
+  void launch(const Kernel& kernel, Dim3 grid, Dim3 block, const Args&... args) {
+    default_stream().launch(kernel, grid, block, args...);
   }
   /// Waits for every stream; reports the first error any channel recorded.
   void synchronize();

@@ -1,32 +1,18 @@
 #include "sw/runtime/kernel_args.h"
 
-#include <cstring>
-
-#include <fmt/format.h>
-
 #include "sw/runtime/status.h"
 
 namespace gpusoc::rt {
 
-void pack_arguments(const KernelInfo& kernel, const ArgView* args, size_t count, uint8_t* out) {
-  if (count != kernel.params.size()) {
-    throw Error(Status::InvalidValue,
-                fmt::format("kernel {} takes {} parameter{}, the launch passes {} argument{}",
-                            kernel.name, kernel.params.size(), kernel.params.size() == 1 ? "" : "s",
-                            count, count == 1 ? "" : "s"));
+void pack_arguments(const KernelInfo& kernel, const KernelArgs& args, uint8_t* out) {
+  std::vector<uint32_t> sizes, offsets;
+  for (const cmd::ParamEntry& p : kernel.params) {
+    sizes.push_back(p.bytes);
+    offsets.push_back(p.offset);
   }
-  for (size_t i = 0; i < count; ++i) {
-    if (args[i].bytes != kernel.params[i].bytes) {
-      throw Error(Status::InvalidValue,
-                  fmt::format("kernel {}: argument {} is {} bytes, its parameter is {} bytes",
-                              kernel.name, i, args[i].bytes, kernel.params[i].bytes));
-    }
-  }
-  if (kernel.param_buffer_bytes == 0) return;  // nothing to write (`out` may be null)
-  std::memset(out, 0, kernel.param_buffer_bytes);
-  for (size_t i = 0; i < count; ++i) {
-    std::memcpy(out + kernel.params[i].offset, args[i].data, args[i].bytes);
-  }
+  if (const std::string why = args.mismatch(kernel.name, sizes); !why.empty())
+    throw Error(Status::InvalidValue, why);
+  args.pack(offsets, out, kernel.param_buffer_bytes);
 }
 
 }  // namespace gpusoc::rt

@@ -12,6 +12,20 @@
 namespace gpusoc::rt {
 namespace {
 
+// What the GPU recorded, in the units of the launch API.
+LaunchStats launch_stats(const cmd::LaunchStatsRecord& r) {
+  LaunchStats s;
+  s.warp_instructions = r.warp_instructions;
+  s.thread_instructions = r.thread_instructions;
+  s.ctas = r.ctas;
+  s.warps = r.warps;
+  s.start_ns = double(r.start_ps) / 1000;
+  s.end_ns = double(r.end_ps) / 1000;
+  s.resident_warp_ns = double(r.occupancy_warp_ps) / 1000;
+  s.max_resident_warps = r.max_resident_warps;
+  return s;
+}
+
 void check_host_range(const void* p, uint64_t bytes, const char* what) {
   if (p == nullptr)
     throw Error(Status::InvalidValue, fmt::format("{}: host pointer is null", what));
@@ -135,7 +149,7 @@ void Context::staged_dtoh(Channel& ch, const std::string& who, const std::string
 }
 
 void Context::launch(Channel& ch, const std::string& who, const KernelInfo& kernel,
-                     const LaunchConfig& config, const ArgView* args, size_t count) {
+                     const LaunchConfig& config, const KernelArgs& args) {
   const std::string what = fmt::format(
       "{}: launch of kernel {} (grid {}, block {}, {} bytes of dynamic shared memory)", who,
       kernel.name, dims(config.grid), dims(config.block), config.dynamic_shared_bytes);
@@ -154,26 +168,18 @@ void Context::launch(Channel& ch, const std::string& who, const KernelInfo& kern
                             what, config.block.count(), kernel.max_threads_per_cta,
                             kernel.registers_per_thread));
   }
-  uint64_t stats_address = 0;
-  if (config.stats != nullptr) {
-    const auto address =
-        pinned_->address_of(config.stats, sizeof(cmd::LaunchStatsRecord), "launch statistics");
-    if (!address) {
-      throw Error(Status::InvalidValue,
-                  what + ": LaunchConfig::stats must point into pinned memory (a HostBuffer)");
-    }
-    stats_address = *address;
-  }
-  // One block: the descriptor, then the parameter buffer at the next 64 bytes.
-  constexpr uint64_t kParamOffset = 64;
-  static_assert(sizeof(cmd::LaunchDescriptor) <= kParamOffset, "descriptor fits its slot");
+  // One block: the descriptor, the statistics record the GPU fills, then the parameter buffer.
+  constexpr uint64_t kStatsOffset = 64, kParamOffset = 128;
+  static_assert(sizeof(cmd::LaunchDescriptor) <= kStatsOffset, "descriptor fits its slot");
+  static_assert(kStatsOffset + sizeof(cmd::LaunchStatsRecord) <= kParamOffset, "record fits");
   const PinnedMemory::Block block = pinned_temporary(kParamOffset + kernel.param_buffer_bytes);
   try {
-    pack_arguments(kernel, args, count, block.pointer + kParamOffset);
+    pack_arguments(kernel, args, block.pointer + kParamOffset);
   } catch (const Error&) {
     pinned_->free(block.address);
     throw;
   }
+  std::memset(block.pointer + kStatsOffset, 0, sizeof(cmd::LaunchStatsRecord));
   cmd::LaunchDescriptor d;
   d.kernel = kernel.handle;
   d.grid[0] = config.grid.x, d.grid[1] = config.grid.y, d.grid[2] = config.grid.z;
@@ -181,10 +187,20 @@ void Context::launch(Channel& ch, const std::string& who, const KernelInfo& kern
   d.dynamic_shared_bytes = config.dynamic_shared_bytes;
   d.param_bytes = kernel.param_buffer_bytes;
   d.param_address = kernel.param_buffer_bytes ? block.address + kParamOffset : 0;
-  d.stats_address = stats_address;
+  d.stats_address = config.stats ? block.address + kStatsOffset : 0;
   std::memcpy(block.pointer, &d, sizeof d);
   bus_.compute(cpu_copy_time(sizeof d + kernel.param_buffer_bytes));
-  ch.submit({commands::launch(block.address)}, what, {block.address});
+  std::function<void()> on_complete;
+  if (LaunchStats* out = config.stats) {
+    const uint8_t* record = block.pointer + kStatsOffset;
+    on_complete = [out, record] {
+      cmd::LaunchStatsRecord r;
+      std::memcpy(&r, record, sizeof r);
+      *out = launch_stats(r);
+    };
+  }
+  ch.submit({commands::launch(block.address)}, what, {block.address}, false,
+            std::move(on_complete));
 }
 
 }  // namespace gpusoc::rt

@@ -50,10 +50,9 @@ void Stream::memset_d32(DevicePtr dst, uint32_t value, uint64_t count) {
   c.memset(c.channel(channel_), who_, dst, value, 4, count, /*wait=*/false);
 }
 
-void Stream::launch_packed(const Kernel& kernel, const LaunchConfig& config, const ArgView* args,
-                           size_t count) {
+void Stream::launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args) {
   Context& c = ctx();
-  c.launch(c.channel(channel_), who_, kernel.info(), config, args, count);
+  c.launch(c.channel(channel_), who_, kernel.info(), config, args);
 }
 
 void Stream::record(Event& event) {

@@ -40,13 +40,16 @@ class Stream {
   void memset_d32(DevicePtr dst, uint32_t value, uint64_t count);
 
   /// Queues a launch; arguments are checked against the kernel's parameters (count and sizes).
+  /// `config.stats` is filled once the launch has completed and the stream been synchronized.
+  void launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args);
   template <typename... Args>
   void launch(const Kernel& kernel, const LaunchConfig& config, const Args&... args) {
-    const ArgView views[] = {arg_view(args)..., ArgView{}};  // the last one keeps it non-empty
-    launch_packed(kernel, config, views, sizeof...(Args));
+    launch(kernel, config, KernelArgs(args...));
   }
-  void launch_packed(const Kernel& kernel, const LaunchConfig& config, const ArgView* args,
-                     size_t count);
+  template <typename... Args>
+  void launch(const Kernel& kernel, Dim3 grid, Dim3 block, const Args&... args) {
+    launch(kernel, LaunchConfig{grid, block}, KernelArgs(args...));
+  }
 
   /// The event completes when everything queued on this stream before it has.
   void record(Event& event);

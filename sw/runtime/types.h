@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include "models/common/kernel_launch.h"
 #include "models/gigathread/packets.h"
 
 namespace gpusoc::rt {
@@ -14,21 +15,13 @@ namespace gpusoc::rt {
 /// A device (GPU) address; VRAM starts at DeviceProperties::vram_base.
 using DevicePtr = uint64_t;
 
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  constexpr Dim3() = default;
-  constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
-  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
-};
-
-struct LaunchConfig {
-  Dim3 grid;
-  Dim3 block;
-  uint32_t dynamic_shared_bytes = 0;
-  /// Where the GPU writes the launch's statistics when it completes: a record in pinned memory
-  /// (a HostBuffer<cmd::LaunchStatsRecord>), or null.
-  cmd::LaunchStatsRecord* stats = nullptr;
-};
+// The launch types every device shares (models/common/kernel_launch.h). A launch's
+// LaunchConfig::stats is filled when the stream it was queued on has been synchronized (any
+// call that waits for it: Stream/Event/Device::synchronize, the synchronous copies).
+using gpusoc::Dim3;
+using gpusoc::KernelArgs;
+using gpusoc::LaunchConfig;
+using gpusoc::LaunchStats;
 
 struct DeviceProperties {
   std::string name;

@@ -67,7 +67,7 @@ class SpinWaitTest : public ::testing::Test {
     DevicePtr flag = dev.upload(std::vector<int>{0});
     DevicePtr dout = dev.upload(std::vector<int>(4, -1));
     try {
-      stats = dev.launch(k, Dim3(1), Dim3(4), flag, dout);
+      dev.launch(k, LaunchConfig{Dim3(1), Dim3(4), 0, &stats}, flag, dout);
     } catch (...) {
       out = dev.download<int>(dout, 4);
       flag_after_error = dev.download<int>(flag, 1)[0];

@@ -39,7 +39,7 @@ def speed_ab_against_twice(order, *args):
 class SpeedAb(unittest.TestCase):
     @unittest.skipIf(len(os.sched_getaffinity(0)) < 2, "needs two CPUs")
     def test_twice_the_work_is_half_the_speed(self):
-        r = speed_ab_against_twice("twice first", "--pairs", "6", "--requests", "20000")
+        r = speed_ab_against_twice("twice first", "--pairs", "6", "--requests", "80000")
         self.assertEqual(r.returncode, 0, r.stderr)
         result = json.loads(r.stdout)
         self.assertEqual(result["pairs"], 6)
@@ -52,7 +52,7 @@ class SpeedAb(unittest.TestCase):
     @unittest.skipIf(len(os.sched_getaffinity(0)) < 2, "needs two CPUs")
     def test_any_command_line_after_a_double_dash(self):
         r = speed_ab_against_twice("plain first", "--pairs", "6", "--", "memtrace", "--requests",
-                                   "20000", "--config",
+                                   "80000", "--config",
                                    os.path.join(ROOT, "configs/tesla-8800gtx.json"))
         self.assertEqual(r.returncode, 0, r.stderr)
         result = json.loads(r.stdout)

@@ -1,6 +1,8 @@
 // hello_soc: a host program of one's own on the gpusoc platform (docs/embedding.md). It builds the
 // SoC from a configuration, opens the GPU through the runtime, runs scale.ptx and checks the
-// result against the CPU; the exit status is 0 only when every element matches.
+// result against the CPU; then runs the same launch on the bare functional core, with the same
+// launch types (models/common/kernel_launch.h), and checks that both ran the same instructions.
+// The exit status is 0 only when every element matches and the counts agree.
 //
 //   hello_soc [CONFIG.json] [NAME=VALUE ...]
 // CONFIG.json defaults to gpusoc's configs/small.json; NAME=VALUE overrides a parameter.
@@ -12,7 +14,9 @@
 #include <vector>
 
 #include "models/common/config.h"
+#include "models/common/kernel_launch.h"
 #include "models/common/stat_group.h"
+#include "models/ptx/device.h"
 #include "platform/soc_platform.h"
 #include "sw/runtime/runtime.h"
 
@@ -38,28 +42,57 @@ void print_properties(const rt::DeviceProperties& p) {
 struct Outcome {
   uint32_t mismatches = 0;
   double kernel_ms = 0;
+  LaunchStats stats;  // the launch's, as either device reports it
 };
 
-// y = a * x on the GPU against the same product on the CPU: one IEEE rounding each, so equal.
+const float kFactor = 1.5f;
+
+std::vector<float> inputs(uint32_t n) {
+  std::vector<float> x(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = float(i % 1000) * 0.37f - 100.0f;
+  return x;
+}
+
+// n is not a multiple of the block: the kernel guards its tail.
+LaunchConfig scale_config(uint32_t n, LaunchStats& stats) {
+  return LaunchConfig{Dim3((n + 255) / 256), Dim3(256), 0, &stats};
+}
+
+// y = a * x against the same product on the CPU: one IEEE rounding each, so equal.
+uint32_t mismatches(const std::vector<float>& x, const std::vector<float>& y) {
+  uint32_t wrong = 0;
+  for (size_t i = 0; i < x.size(); ++i) wrong += y[i] != kFactor * x[i];
+  return wrong;
+}
+
+// On the SoC, through the runtime: the statistics are there once the stream has synchronized.
 Outcome run_scale(rt::Device& dev, uint32_t n) {
   rt::Module module = dev.load_module_file(HELLO_SOC_KERNEL);
   const rt::Kernel scale = module.kernel("scale");
-  const float a = 1.5f;
-  std::vector<float> x(n);
-  for (uint32_t i = 0; i < n; ++i) x[i] = float(i % 1000) * 0.37f - 100.0f;
-
+  const std::vector<float> x = inputs(n);
   rt::DeviceBuffer<float> dx = dev.alloc<float>(n), dy = dev.alloc<float>(n);
   dx.upload(x);
+  Outcome outcome;
   rt::Event start = dev.create_event(), stop = dev.create_event();
   rt::Stream& stream = dev.default_stream();
   stream.record(start);
-  stream.launch(scale, {(n + 255) / 256, 256}, dx, a, dy, n);  // n is not a multiple of 256
+  stream.launch(scale, scale_config(n, outcome.stats), dx, kFactor, dy, n);
   stream.record(stop);
   const std::vector<float> y = dy.download();  // synchronous: waits for the launch
-
-  Outcome outcome;
   outcome.kernel_ms = rt::Event::elapsed_ms(start, stop);
-  for (uint32_t i = 0; i < n; ++i) outcome.mismatches += y[i] != a * x[i];
+  outcome.mismatches = mismatches(x, y);
+  return outcome;
+}
+
+// On the bare functional core: the same kernel, launch configuration and arguments.
+Outcome run_scale_functional(uint32_t n) {
+  ptx::FunctionalDevice dev;
+  const ptx::Module module = dev.load_module_file(HELLO_SOC_KERNEL);
+  const std::vector<float> x = inputs(n);
+  const ptx::DevicePtr dx = dev.upload(x), dy = dev.malloc(n * sizeof(float));
+  Outcome outcome;
+  dev.launch(module.kernel("scale"), scale_config(n, outcome.stats), dx, kFactor, dy, n);
+  outcome.mismatches = mismatches(x, dev.download<float>(dy, n));
   return outcome;
 }
 
@@ -90,12 +123,22 @@ extern "C" int sc_main(int argc, char** argv) {
       print_properties(dev.properties());
       outcome = run_scale(dev, n);
     });  // every runtime object is gone before the host program returns
-    std::printf("scale:   %u elements, kernel %.3f us simulated (events)\n", n,
-                outcome.kernel_ms * 1e3);
+    std::printf("scale:   %u elements, kernel %.3f us simulated (events), %.3f us (its "
+                "statistics), %" PRIu64 " warp instructions, occupancy %.0f%%\n",
+                n, outcome.kernel_ms * 1e3, outcome.stats.kernel_ns() / 1e3,
+                outcome.stats.warp_instructions, 100 * outcome.stats.achieved_occupancy());
     std::printf("program: %.3f us simulated\n", end.to_seconds() * 1e6);
-    if (outcome.mismatches != 0) {
-      std::printf("hello_soc: FAILED, %u of %u elements differ from the CPU\n",
-                  outcome.mismatches, n);
+    const Outcome bare = run_scale_functional(n);
+    std::printf("core:    %" PRIu64 " warp instructions on the bare functional core\n",
+                bare.stats.warp_instructions);
+    if (outcome.mismatches != 0 || bare.mismatches != 0) {
+      std::printf("hello_soc: FAILED, %u (SoC) and %u (core) of %u elements differ from the CPU\n",
+                  outcome.mismatches, bare.mismatches, n);
+      return 1;
+    }
+    if (bare.stats.warp_instructions != outcome.stats.warp_instructions ||
+        bare.stats.ctas != outcome.stats.ctas) {
+      std::printf("hello_soc: FAILED, the SoC and the core ran different instructions\n");
       return 1;
     }
     std::printf("hello_soc: PASSED, %u elements match the CPU\n", n);

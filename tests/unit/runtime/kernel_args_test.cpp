@@ -23,9 +23,8 @@ KernelInfo four_params() {
 
 template <typename... Args>
 std::vector<uint8_t> pack(const KernelInfo& k, const Args&... args) {
-  const ArgView views[] = {arg_view(args)..., ArgView{}};
   std::vector<uint8_t> out(k.param_buffer_bytes, 0xFF);  // stale bytes must be cleared
-  pack_arguments(k, views, sizeof...(Args), out.data());
+  pack_arguments(k, KernelArgs(args...), out.data());
   return out;
 }
 
@@ -84,10 +83,13 @@ TEST(KernelArgsTest, KernelWithoutParametersTakesNoArguments) {
   }
 }
 
-TEST(KernelArgsTest, AnEmptyDeviceBufferIsAnInvalidHandle) {
+TEST(KernelArgsTest, ADeviceBufferPassesItsAddressAndAnEmptyOneIsAnInvalidHandle) {
+  // What kernel_argument gives for a buffer: the device address it holds (8 bytes).
+  static_assert(std::is_same_v<decltype(kernel_argument(std::declval<DeviceBuffer<float>>())),
+                               DevicePtr>);
   const DeviceBuffer<float> empty;
   try {
-    arg_view(empty);
+    KernelArgs args(empty);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::InvalidHandle);

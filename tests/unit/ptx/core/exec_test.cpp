@@ -187,7 +187,8 @@ TEST(Stats, CountsWarpAndThreadInstructions) {
   FunctionalDevice dev;
   Module m = dev.load_module(kFaults);
   // 40 threads = 2 warps (32 + 8 lanes); no thread matches `who`, so all take the branch.
-  LaunchStats s = dev.launch(m.kernel("stop"), Dim3(3), Dim3(40), uint32_t(1000));
+  LaunchStats s;
+  dev.launch(m.kernel("stop"), LaunchConfig{Dim3(3), Dim3(40), 0, &s}, uint32_t(1000));
   // Per warp: ld.param, mov, setp, @p trap (guard false), ret = 5 instructions.
   EXPECT_EQ(s.warp_instructions, 3u * 2u * 5u);
   // Thread instructions count lanes that executed (the trap's guard is false everywhere).
