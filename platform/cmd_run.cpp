@@ -86,18 +86,7 @@ int run(const CommandContext& ctx) {
   apps::AppResult result;
   if (ctx.options.has("functional")) {
     if (app.needs_soc) throw UsageError(app.name + " uses streams and events: it needs the SoC");
-    const GpuSpec spec = GpuSpec::from_config(ctx.config);
-    ptx::DeviceOptions o;
-    o.num_sms = spec.total_sms();
-    o.registers_per_sm = spec.sm.registers;
-    o.max_threads_per_sm = spec.sm.max_threads;
-    o.max_threads_per_cta = spec.sm.max_threads_per_cta;
-    o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
-    o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;
-    o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
-    o.device_memory_bytes = spec.memory.capacity_bytes;
-    simt_settings(ctx.config, o.simt_model, o.simt_deadlock_instructions);
-    apps::FunctionalAppDevice device(o);
+    apps::FunctionalAppDevice device(functional_device_options(ctx.config));
     result = app.run(device, size);
     report(app, device.backend(), result, device.stats(), ctx.config);
     ctx.write_stats();

@@ -123,15 +123,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   for (auto& ce : copy_engines_) cp.copy_engines.bind(*ce);
 
   gigathread::DispatcherConfig dispatch = gigathread::DispatcherConfig::from_config(config);
-  dispatch.limits.max_threads = spec_.sm.max_threads;
-  dispatch.limits.max_ctas = spec_.sm.max_ctas;
-  dispatch.limits.registers = spec_.sm.registers;
-  dispatch.limits.register_allocation_unit = spec_.sm.register_allocation_unit;
-  dispatch.limits.shared_memory_bytes = spec_.sm.shared_memory_bytes;
-  dispatch.limits.max_threads_per_cta = spec_.sm.max_threads_per_cta;
-  dispatch.limits.max_shared_per_cta = spec_.sm.max_shared_per_cta;
-  dispatch.limits.reserved_shared_per_cta = spec_.sm.reserved_shared_per_cta;
-  dispatch.limits.stack_bytes_per_thread = spec_.sm.stack_bytes_per_thread;
+  dispatch.limits = sm_limits(spec_);
   for (uint32_t g = 0; g < spec_.gpu.gpcs; ++g)
     for (uint32_t t = 0; t < spec_.gpu.tpcs_per_gpc; ++t)
       for (uint32_t s = 0; s < spec_.gpu.sms_per_tpc; ++s) dispatch.places.push_back({g, t, s});
@@ -193,6 +185,35 @@ std::string sm_model(const Config& config) {
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {
   ptx::simt_model_from_name(kSimtModel.get(config), model);  // OneOf checked the name
   deadlock_instructions = kSimtDeadlock.get(config);
+}
+
+gigathread::SmLimits sm_limits(const GpuSpec& spec) {
+  gigathread::SmLimits l;
+  l.max_threads = spec.sm.max_threads;
+  l.max_ctas = spec.sm.max_ctas;
+  l.registers = spec.sm.registers;
+  l.register_allocation_unit = spec.sm.register_allocation_unit;
+  l.shared_memory_bytes = spec.sm.shared_memory_bytes;
+  l.max_threads_per_cta = spec.sm.max_threads_per_cta;
+  l.max_shared_per_cta = spec.sm.max_shared_per_cta;
+  l.reserved_shared_per_cta = spec.sm.reserved_shared_per_cta;
+  l.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
+  return l;
+}
+
+ptx::DeviceOptions functional_device_options(const Config& config) {
+  const GpuSpec spec = GpuSpec::from_config(config);
+  ptx::DeviceOptions o;
+  o.num_sms = spec.total_sms();
+  o.registers_per_sm = spec.sm.registers;
+  o.max_threads_per_sm = spec.sm.max_threads;
+  o.max_threads_per_cta = spec.sm.max_threads_per_cta;
+  o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
+  o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;
+  o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
+  o.device_memory_bytes = spec.memory.capacity_bytes;
+  simt_settings(config, o.simt_model, o.simt_deadlock_instructions);
+  return o;
 }
 
 std::string sm_summary(const Config& config) {

@@ -41,6 +41,11 @@ std::string sm_summary(const Config& config);
 /// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
 /// for whatever runs kernels: the SoC's SMs or the bare functional core.
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);
+/// What one SM holds at once, as the specification says.
+gigathread::SmLimits sm_limits(const GpuSpec& spec);
+/// The bare functional core configured as the GPU the configuration describes: its SMs, their
+/// limits and register file, device memory, SIMT model.
+ptx::DeviceOptions functional_device_options(const Config& config);
 /// The memory the specification describes, for the memory hierarchy: device memory from `base`,
 /// one port per SM.
 memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "models/common/param.h"
-#include "models/gigathread/register_allocation.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::gigathread {
@@ -68,38 +67,16 @@ void CtaDispatcher::set_printf_sink(std::function<void(const std::string&)> sink
   printf_sink_ = std::move(sink);
 }
 
-CtaDispatcher::CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) const {
-  const uint32_t warps = uint32_t((r.block.count() + ptx::kWarpSize - 1) / ptx::kWarpSize);
-  CtaNeeds n;
-  n.threads = warps * ptx::kWarpSize;  // SMs allocate whole warps
-  n.registers = uint32_t(registers_per_warp(r.registers_per_thread,
-                                            config_.limits.register_allocation_unit) *
-                         warps);
+CtaNeeds CtaDispatcher::needs_of(const GridRequest& r) const {
   const uint32_t reserved = config_.limits.reserved_shared_per_cta;
-  n.shared = ptx::reserved_shared_begin(*r.kernel, r.dynamic_shared_bytes, reserved) + reserved;
-  return n;
+  return cta_needs(config_.limits, r.registers_per_thread, r.block.count(),
+                   ptx::reserved_shared_begin(*r.kernel, r.dynamic_shared_bytes, reserved));
 }
 
 uint32_t CtaDispatcher::ctas_per_sm(const GridRequest& request, std::string* limiting) const {
-  const CtaNeeds n = needs_of(request);
-  const SmLimits& l = config_.limits;
-  uint32_t fit = l.max_ctas;
-  std::string why = fmt::format("CTA slots: an SM has {}", l.max_ctas);
-  auto limit = [&](uint32_t available, uint32_t need, const std::string& what) {
-    if (need == 0) return;
-    if (available / need < fit) {
-      fit = available / need;
-      why = fmt::format("{}: a CTA needs {}, an SM has {}", what, need, available);
-    }
-  };
-  limit(l.max_threads, n.threads, "threads");
-  limit(l.registers, n.registers,
-        fmt::format("registers ({} per thread, {} per warp)", request.registers_per_thread,
-                    registers_per_warp(request.registers_per_thread,
-                                       l.register_allocation_unit)));
-  limit(l.shared_memory_bytes, n.shared, "bytes of shared memory");
-  if (limiting) *limiting = why;
-  return fit;
+  const CtaFit fit = gigathread::ctas_per_sm(config_.limits, needs_of(request));
+  if (limiting) *limiting = fit.limiting;
+  return fit.ctas;
 }
 
 std::string CtaDispatcher::check(const GridRequest& r, cmd::ErrorCode& code) const {

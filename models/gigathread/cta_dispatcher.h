@@ -18,22 +18,10 @@
 #include "models/common/stat_group.h"
 #include "models/gigathread/dispatch_policy.h"
 #include "models/gigathread/grid_executor.h"
+#include "models/gigathread/sm_occupancy.h"
 #include "models/sm/sm_interface.h"
 
 namespace gpusoc::gigathread {
-
-/// What one SM can hold at once (from the GPU specification).
-struct SmLimits {
-  uint32_t max_threads = 768;
-  uint32_t max_ctas = 8;
-  uint32_t registers = 8192;
-  uint32_t register_allocation_unit = 256;  // per warp
-  uint32_t shared_memory_bytes = 16384;
-  uint32_t max_threads_per_cta = 512;
-  uint32_t max_shared_per_cta = 16384;
-  uint32_t reserved_shared_per_cta = 0;  // by the system in every CTA, beyond the kernel's
-  uint32_t stack_bytes_per_thread = 1024;
-};
 
 struct DispatcherConfig {
   SmLimits limits;
@@ -71,9 +59,6 @@ class CtaDispatcher : public sc_core::sc_module,
   struct ActiveGrid;
   struct SmUsage {
     uint32_t threads = 0, ctas = 0, registers = 0, shared = 0;
-  };
-  struct CtaNeeds {
-    uint32_t threads = 0, registers = 0, shared = 0;
   };
   CtaNeeds needs_of(const GridRequest& request) const;
   bool fits(const SmUsage& used, const CtaNeeds& needs) const;

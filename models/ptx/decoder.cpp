@@ -167,7 +167,8 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
 // Static .shared variables (module and function scope) laid out per kernel (shared_layout.h);
 // extern ones are the CTA's dynamic shared memory.
 detail::SharedLayout place_shared_variables(const ast::Module& m, detail::ModuleSymbols& syms,
-                                            Diagnostics& diags, uint32_t& dynamic_align) {
+                                            Diagnostics& diags, Program& program) {
+  uint32_t& dynamic_align = program.dynamic_shared_align;
   std::vector<const ast::VarDecl*> placed, dynamic;
   auto take = [&](const ast::VarDecl& d) {
     if (d.space != StateSpace::Shared) return;
@@ -200,6 +201,7 @@ detail::SharedLayout place_shared_variables(const ast::Module& m, detail::Module
   // With dynamic shared memory in the module, ptxas counts each kernel's static shared memory
   // up to where the dynamic starts.
   if (!dynamic.empty()) {
+    program.declares_dynamic_shared = true;
     for (auto& [kernel, bytes] : layout.kernel_bytes)
       bytes = (bytes + dynamic_align - 1) / dynamic_align * dynamic_align;
   }
@@ -287,8 +289,7 @@ std::shared_ptr<Program> decode_module(const ast::Module& module, GlobalPlacemen
     syms.symbols[f.name] = sym;
     program->functions.push_back(std::move(out));
   }
-  const detail::SharedLayout shared =
-      place_shared_variables(module, syms, diags, program->dynamic_shared_align);
+  const detail::SharedLayout shared = place_shared_variables(module, syms, diags, *program);
   place_globals(module, syms, placement, diags, *program);
   program->module_local_bytes = uint32_t(align_up(syms.module_local_bytes, 16));
 

@@ -162,6 +162,7 @@ class Program {
   uint32_t module_local_bytes = 0;  // module-scope .local variables, per thread, frame 0
   std::string resource_file;        // the ptxas report its kernels' registers came from, if any
   uint32_t dynamic_shared_align = kDynamicSharedAlign;  // the most any extern .shared asks
+  bool declares_dynamic_shared = false;                  // it has an extern .shared variable
 };
 
 }  // namespace gpusoc::ptx

@@ -46,6 +46,65 @@ TEST_F(CommandsTest, PtxCheckReportsEveryProblemWithItsPlace) {
   EXPECT_THAT(r.out, HasSubstr("saxpy.ptx: ok"));  // later files are still checked
 }
 
+// The 8800 GTX's SM (8192 registers in units of 256 per warp, 768 threads, 8 CTAs, 16 KiB of
+// shared memory), worked out here from each kernel's reported needs.
+uint32_t tesla_ctas(uint32_t registers, uint32_t threads, uint32_t shared) {
+  const uint32_t warps = (threads + 31) / 32;
+  const uint32_t warp_registers = (registers * 32 + 255) / 256 * 256;
+  uint32_t fit = std::min(8u, 768 / (warps * 32));
+  fit = std::min(fit, 8192 / (warp_registers * warps));
+  if (shared) fit = std::min(fit, 16384 / shared);
+  return fit;
+}
+
+TEST_F(CommandsTest, PtxInfoGivesEachKernelsNeedsAndOccupancy) {
+  const Outcome r = gpusoc("ptx info " + kKernels + "/sgemm.ptx --json --config " + kConfigs +
+                           "/tesla-8800gtx.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  for (const auto& k : j["kernels"]) {
+    SCOPED_TRACE(k["name"].get<std::string>());
+    EXPECT_EQ(k["register_source"], "estimate");
+    EXPECT_EQ(k["block"], nlohmann::json({256, 1, 1}));
+    EXPECT_EQ(k["param_bytes"], 48);  // M, N, K, alpha, A, B, beta, C
+    EXPECT_EQ(k["ctas_per_sm"], tesla_ctas(k["registers"], 256, k["static_shared_bytes"]));
+    EXPECT_EQ(k["warps_per_sm"], k["ctas_per_sm"].get<int>() * 8);
+    EXPECT_EQ(k["max_warps_per_sm"], 24);
+  }
+  EXPECT_EQ(j["kernels"][1]["name"], "sgemm_tiled");
+  EXPECT_EQ(j["kernels"][1]["static_shared_bytes"], 2 * 16 * 16 * 4);  // two 16x16 tiles
+}
+
+TEST_F(CommandsTest, PtxInfoTakesExactCountsFromAPtxasReport) {
+  const std::string corpus = std::string(GPUSOC_SOURCE_DIR) + "/tests/kernels/ptxas_corpus/";
+  const Outcome r = gpusoc("ptx info " + corpus + "matmul.ptx --resources " + corpus +
+                           "matmul.sm_80.ptxas --block 16,16 --shared 1024");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The report's "Used N registers" for the register-tiled SGEMM, and its demangled name.
+  EXPECT_THAT(r.out, HasSubstr("void sgemm_regtile<128, 128, 8, 8, 8>"));
+  EXPECT_THAT(r.out, HasSubstr("registers      119 per thread (ptxas report)"));
+  EXPECT_THAT(r.out, HasSubstr("CTAs of 16x16x1 threads with 1024 bytes of dynamic shared memory"));
+}
+
+TEST_F(CommandsTest, PtxInfoRefusesBadBlocksAndNamesTheOption) {
+  Outcome r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --block 0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("--block '0': expected X[,Y,Z]"));
+  r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --block 1,2,3,4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("--block '1,2,3,4'"));
+  r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --shared -5");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("--shared '-5': expected a number of bytes"));
+  r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --block 600");  // the 8800 GTX allows 512
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("refused        a block of 600 threads exceeds"));
+  r = gpusoc("ptx info /nonexistent.ptx");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent.ptx"));
+}
+
 TEST_F(CommandsTest, PtxCheckOfAMissingFileFails) {
   const Outcome r = gpusoc("ptx check /nonexistent.ptx");
   EXPECT_EQ(r.status, 1);

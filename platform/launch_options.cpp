@@ -1,0 +1,49 @@
+#include "platform/launch_options.h"
+
+#include <fmt/format.h>
+
+#include "models/common/error.h"
+
+namespace gpusoc::platform {
+namespace {
+
+// A decimal integer in [min, max], or nothing.
+bool parse_integer(const std::string& text, uint64_t min, uint64_t max, uint64_t& out) {
+  if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  try {
+    out = std::stoull(text);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return out >= min && out <= max;
+}
+
+}  // namespace
+
+Dim3 parse_dim3(const std::string& option, const std::string& text, uint32_t max_x) {
+  uint64_t v[3] = {1, 1, 1};
+  const uint64_t max[3] = {max_x, 65535, 65535};
+  size_t start = 0;
+  for (int i = 0; i < 3; ++i) {
+    const size_t comma = text.find(',', start);
+    const std::string part = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (!parse_integer(part, 1, max[i], v[i]))
+      throw UsageError(fmt::format("--{} '{}': expected X[,Y,Z], positive integers up to {}, {} "
+                                   "and {}",
+                                   option, text, max[0], max[1], max[2]));
+    if (comma == std::string::npos) return Dim3(uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]));
+    start = comma + 1;
+  }
+  throw UsageError(fmt::format("--{} '{}': at most three dimensions", option, text));
+}
+
+uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_t max) {
+  uint64_t v = 0;
+  if (!parse_integer(text, 0, max, v))
+    throw UsageError(fmt::format("--{} '{}': expected a number of bytes from 0 to {}", option,
+                                 text, max));
+  return v;
+}
+
+}  // namespace gpusoc::platform
