@@ -5,13 +5,18 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/kernel_launch.h"
+#include "models/common/kernel_names.h"
 
 namespace gpusoc::apps {
 
 using DevicePtr = uint64_t;
+
+/// Path of a committed PTX file of the suite (sw/kernels).
+std::string kernel_file(const std::string& file_name);
 
 /// What an app's copies and launches cost, summed.
 struct AppStats {
@@ -48,7 +53,14 @@ class AppDevice {
   virtual ~AppDevice() = default;
   virtual const char* backend() const = 0;  // "soc" or "functional"
   /// Loads a PTX file of sw/kernels once; kernels are then found by name.
-  virtual void load(const std::string& file_name) = 0;
+  void load(const std::string& file_name) { load_file(kernel_file(file_name)); }
+  /// Loads a PTX file once, with `ptxas_report` (or NAME.ptxas beside it) for exact registers.
+  virtual void load_file(const std::string& path, const std::string& ptxas_report = {}) = 0;
+  /// Kernels are named as Module::kernel names them (mangled, demangled, plain where unique).
+  /// The name a loaded kernel goes by, and the sizes of its parameters; an error listing the
+  /// candidates when no loaded module or several kernels answer to `kernel`.
+  virtual std::string kernel_name(const std::string& kernel) = 0;
+  virtual std::vector<uint32_t> param_sizes(const std::string& kernel) = 0;
   virtual DevicePtr malloc(uint64_t bytes) = 0;
   virtual void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) = 0;
   virtual void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) = 0;
@@ -76,10 +88,22 @@ class AppDevice {
   }
 
  protected:
+  /// Finds `kernel` in `modules` (by file), which map to something with kernel_names():
+  /// the module and the kernel's index there. Throws what `not_found` makes of the problem.
+  template <typename Modules, typename Error>
+  static std::pair<const typename Modules::mapped_type*, size_t> find(const Modules& modules,
+                                                                      const std::string& kernel,
+                                                                      Error not_found) {
+    std::string problem = "no module is loaded";
+    for (const auto& [file, module] : modules) {
+      const KernelLookup found = find_kernel(module.kernel_names(), kernel, file);
+      if (found.index != KernelLookup::kNotFound) return {&module, found.index};
+      problem = found.problem;
+    }
+    throw not_found(problem);
+  }
+
   AppStats stats_;
 };
-
-/// Path of a committed PTX file of the suite (sw/kernels).
-std::string kernel_file(const std::string& file_name);
 
 }  // namespace gpusoc::apps

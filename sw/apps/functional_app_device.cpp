@@ -11,9 +11,22 @@ std::string kernel_file(const std::string& file_name) {
 FunctionalAppDevice::FunctionalAppDevice(ptx::DeviceOptions options)
     : device_(std::move(options)) {}
 
-void FunctionalAppDevice::load(const std::string& file_name) {
-  if (!modules_.count(file_name))
-    modules_.emplace(file_name, device_.load_module_file(kernel_file(file_name)));
+void FunctionalAppDevice::load_file(const std::string& path, const std::string& ptxas_report) {
+  if (!modules_.count(path)) modules_.emplace(path, device_.load_module_file(path, ptxas_report));
+}
+
+ptx::Kernel FunctionalAppDevice::find(const std::string& kernel) const {
+  const auto [module, index] = AppDevice::find(
+      modules_, kernel, [](const std::string& why) { return ptx::LaunchError(why); });
+  return module->kernel(module->kernel_names()[index]);
+}
+
+std::string FunctionalAppDevice::kernel_name(const std::string& kernel) {
+  return find(kernel).name();
+}
+
+std::vector<uint32_t> FunctionalAppDevice::param_sizes(const std::string& kernel) {
+  return find(kernel).param_sizes();
 }
 
 DevicePtr FunctionalAppDevice::malloc(uint64_t bytes) {
@@ -32,21 +45,16 @@ void FunctionalAppDevice::copy_to_host(void* dst, DevicePtr src, uint64_t bytes)
 
 void FunctionalAppDevice::launch(const std::string& kernel, const LaunchConfig& config,
                                  const KernelArgs& args) {
-  for (const auto& [file, module] : modules_) {
-    for (const std::string& name : module.kernel_names()) {
-      if (name != kernel) continue;
-      LaunchStats s;
-      LaunchConfig c = config;
-      c.stats = &s;
-      const auto t0 = std::chrono::steady_clock::now();
-      device_.launch(module.kernel(name), c, args);
-      stats_.kernel_wall_s +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      stats_.add(s);
-      return;
-    }
-  }
-  throw ptx::LaunchError("no loaded module has a kernel '" + kernel + "'");
+  const ptx::Kernel k = find(kernel);
+  LaunchStats s;
+  LaunchConfig c = config;
+  c.stats = &s;
+  const auto t0 = std::chrono::steady_clock::now();
+  device_.launch(k, c, args);
+  stats_.kernel_wall_s +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats_.add(s);
+  if (config.stats) *config.stats = s;
 }
 
 }  // namespace gpusoc::apps

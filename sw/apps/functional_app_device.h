@@ -14,7 +14,9 @@ class FunctionalAppDevice : public AppDevice {
  public:
   explicit FunctionalAppDevice(ptx::DeviceOptions options = {});
   const char* backend() const override { return "functional"; }
-  void load(const std::string& file_name) override;
+  void load_file(const std::string& path, const std::string& ptxas_report = {}) override;
+  std::string kernel_name(const std::string& kernel) override;
+  std::vector<uint32_t> param_sizes(const std::string& kernel) override;
   DevicePtr malloc(uint64_t bytes) override;
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
@@ -22,6 +24,8 @@ class FunctionalAppDevice : public AppDevice {
               const KernelArgs& args) override;
 
  private:
+  ptx::Kernel find(const std::string& kernel) const;
+
   ptx::FunctionalDevice device_;
   std::map<std::string, ptx::Module> modules_;  // by file
 };

@@ -13,11 +13,18 @@ SocAppDevice::~SocAppDevice() {
   for (DevicePtr p : allocations_) device_.free(p);
 }
 
-void SocAppDevice::load(const std::string& file_name) {
-  if (modules_.count(file_name)) return;
-  rt::Module& m = modules_.emplace(file_name, device_.load_module_file(kernel_file(file_name)))
-                      .first->second;
-  for (const std::string& name : m.kernel_names()) kernels_.emplace(name, m.kernel(name));
+void SocAppDevice::load_file(const std::string& path, const std::string& ptxas_report) {
+  if (!modules_.count(path)) modules_.emplace(path, device_.load_module_file(path, ptxas_report));
+}
+
+std::string SocAppDevice::kernel_name(const std::string& kernel) {
+  return this->kernel(kernel).name();
+}
+
+std::vector<uint32_t> SocAppDevice::param_sizes(const std::string& kernel) {
+  std::vector<uint32_t> sizes;
+  for (const cmd::ParamEntry& p : this->kernel(kernel).info().params) sizes.push_back(p.bytes);
+  return sizes;
 }
 
 DevicePtr SocAppDevice::malloc(uint64_t bytes) {
@@ -43,11 +50,11 @@ void SocAppDevice::copy_to_host(void* dst, DevicePtr src, uint64_t bytes) {
   timed_copy([&] { device_.memcpy_dtoh(dst, src, bytes); }, 0, bytes);
 }
 
-const rt::Kernel& SocAppDevice::kernel(const std::string& kernel) const {
-  auto it = kernels_.find(kernel);
-  if (it == kernels_.end())
-    throw rt::Error(rt::Status::NotFound, "no loaded module has a kernel '" + kernel + "'");
-  return it->second;
+rt::Kernel SocAppDevice::kernel(const std::string& kernel) const {
+  const auto [module, index] = AppDevice::find(modules_, kernel, [](const std::string& why) {
+    return rt::Error(rt::Status::NotFound, why);
+  });
+  return module->kernel(module->kernel_names()[index]);
 }
 
 void SocAppDevice::launch(const std::string& kernel, const LaunchConfig& config,
@@ -62,6 +69,7 @@ void SocAppDevice::launch(const std::string& kernel, const LaunchConfig& config,
   stats_.kernel_wall_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.add(s);
+  if (config.stats) *config.stats = s;
 }
 
 void SocAppDevice::account(const LaunchStats& s) {

@@ -16,7 +16,9 @@ class SocAppDevice : public AppDevice {
   explicit SocAppDevice(rt::Device& device);
   ~SocAppDevice() override;
   const char* backend() const override { return "soc"; }
-  void load(const std::string& file_name) override;
+  void load_file(const std::string& path, const std::string& ptxas_report = {}) override;
+  std::string kernel_name(const std::string& kernel) override;
+  std::vector<uint32_t> param_sizes(const std::string& kernel) override;
   DevicePtr malloc(uint64_t bytes) override;
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) override;
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
@@ -26,7 +28,7 @@ class SocAppDevice : public AppDevice {
   /// For apps that use more of the runtime (streams, events).
   rt::Device& runtime() { return device_; }
   /// A kernel of a loaded file; Error(NotFound) naming it otherwise.
-  const rt::Kernel& kernel(const std::string& name) const;
+  rt::Kernel kernel(const std::string& name) const;
   /// Adds a launch's statistics (for apps that launch on their own streams).
   void account(const LaunchStats& stats);
   /// Adds a copy the app timed itself.
@@ -38,7 +40,6 @@ class SocAppDevice : public AppDevice {
 
   rt::Device& device_;
   std::map<std::string, rt::Module> modules_;  // by file
-  std::map<std::string, rt::Kernel> kernels_;  // by name
   std::vector<DevicePtr> allocations_;
   rt::Event before_, after_;
 };
