@@ -16,17 +16,32 @@ struct SocPlatform::Impl {
   }
   host::HostSystem host;
   GpuSoc gpu;
-  bool ran = false;
 };
 
-SocPlatform::SocPlatform(const Config& config, StatGroup& stats)
-    : impl_(std::make_unique<Impl>(config, stats)) {}
+namespace {
+
+// SystemC elaborates once per simulation context: the context a platform was built in.
+const sc_core::sc_simcontext* built_in = nullptr;
+
+}  // namespace
+
+std::unique_ptr<SocPlatform::Impl> SocPlatform::build(const Config& config, StatGroup& stats) {
+  const sc_core::sc_simcontext* context = sc_core::sc_get_curr_simcontext();
+  if (built_in == context || sc_core::sc_get_status() != sc_core::SC_ELABORATION) {
+    throw UsageError(
+        "a process builds one SocPlatform (SystemC elaborates a design once, and this one has "
+        "been built or run already): run further host programs on the same platform, one "
+        "after the other, with SocPlatform::run");
+  }
+  built_in = context;
+  return std::make_unique<SocPlatform::Impl>(config, stats);
+}
+
+SocPlatform::SocPlatform(const Config& config, StatGroup& stats) : impl_(build(config, stats)) {}
 
 SocPlatform::~SocPlatform() = default;
 
 sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
-  if (impl_->ran) throw UsageError("a SocPlatform runs one host program (SystemC elaborates once)");
-  impl_->ran = true;
   sc_core::sc_time returned;
   impl_->host.set_program([&](host::HostBus& bus) {
     program(bus);

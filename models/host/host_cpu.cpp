@@ -32,15 +32,27 @@ HostCpu::HostCpu(sc_core::sc_module_name name, const HostConfig& config, StatGro
 }
 
 void HostCpu::run() {
-  keeper_.reset();
-  try {
-    if (program_) program_(*this);
-    sync();
-  } catch (...) {
-    error_ = std::current_exception();
+  for (;;) {
+    keeper_.reset();
+    try {
+      if (program_) program_(*this);
+      sync();
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    program_ = nullptr;
+    finished_ = true;
+    if (!pause_on_exit_) return;  // the rest of the system runs on
+    // sc_start() returns to whoever started the program; the next sc_start() resumes here.
+    sc_core::sc_pause();
+    wait(sc_core::SC_ZERO_TIME);
   }
-  finished_ = true;
-  if (stop_on_exit_) sc_core::sc_stop();
+}
+
+void HostCpu::set_program(HostProgram program) {
+  program_ = std::move(program);
+  finished_ = false;
+  error_ = nullptr;
 }
 
 void HostCpu::rethrow_program_error() const {

@@ -31,10 +31,13 @@ class HostCpu : public sc_core::sc_module, public HostBus {
   SC_HAS_PROCESS(HostCpu);
   HostCpu(sc_core::sc_module_name name, const HostConfig& config, StatGroup& stats_parent);
 
-  /// The program to run from time 0; set before the simulation starts. When it returns (or
-  /// throws) the CPU synchronizes and, unless told otherwise, stops the simulation.
-  void set_program(HostProgram program) { program_ = std::move(program); }
-  void set_stop_on_exit(bool stop) { stop_on_exit_ = stop; }
+  /// The program to run when the simulation next starts (or resumes). When it returns (or
+  /// throws) the CPU synchronizes and pauses the simulation (sc_pause: sc_start() returns);
+  /// another program may then be set and the simulation resumed, from where it paused.
+  void set_program(HostProgram program);
+  /// Whether the CPU pauses the simulation when its program ends (the default), or lets the
+  /// rest of the system run on (for testbenches whose other parts still have work).
+  void set_pause_on_exit(bool pause) { pause_on_exit_ = pause; }
   bool finished() const { return finished_; }
   /// Rethrows what the program threw (HostBusError, ...), if anything; call after sc_start().
   void rethrow_program_error() const;
@@ -81,7 +84,7 @@ class HostCpu : public sc_core::sc_module, public HostBus {
 
   HostConfig config_;
   HostProgram program_;
-  bool stop_on_exit_ = true;
+  bool pause_on_exit_ = true;
   bool finished_ = false;
   std::exception_ptr error_;
   QuantumKeeper keeper_;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -68,8 +69,35 @@ void empty_handle(const char* what) {
 
 }  // namespace detail
 
+namespace {
+
+// The context open on each GPU, by the host bus that reaches it. A second Device on a GPU shares
+// the first's (allocator, modules, channels), as CUDA's runtime shares a device's primary
+// context: two allocators over one VRAM would hand out the same addresses.
+std::map<const host::HostBus*, std::weak_ptr<Context>>& open_contexts() {
+  static std::map<const host::HostBus*, std::weak_ptr<Context>> contexts;
+  return contexts;
+}
+
+std::shared_ptr<Context> open(host::HostBus& bus, const RuntimeOptions& options) {
+  std::weak_ptr<Context>& slot = open_contexts()[&bus];
+  if (std::shared_ptr<Context> open = slot.lock()) {
+    if (!(open->options() == options)) {
+      throw Error(Status::InvalidValue,
+                  "device: the GPU is open already, with other runtime options; a second "
+                  "Device on it shares the first's context and must ask for the same options");
+    }
+    return open;
+  }
+  auto context = std::make_shared<Context>(bus, options);
+  slot = context;
+  return context;
+}
+
+}  // namespace
+
 Device::Device(host::HostBus& bus, const RuntimeOptions& options)
-    : ctx_(std::make_shared<Context>(bus, options)), default_stream_(ctx_, 0, 0) {}
+    : ctx_(open(bus, options)), default_stream_(ctx_, 0, 0) {}
 
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;

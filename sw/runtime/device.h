@@ -36,6 +36,10 @@ class Device {
  public:
   /// Not opened: every call is Error(NotInitialized).
   Device() = default;
+  /// Opens the GPU the host bus reaches. A second Device on a GPU that is open already shares
+  /// the first's context, as CUDA's primary context is shared: one allocator, one set of
+  /// modules and channels (its options must be the first's: Error(InvalidValue) otherwise).
+  /// The GPU is closed when the last Device (and every object of theirs) is gone.
   explicit Device(host::HostBus& bus, const RuntimeOptions& options = {});
   Device(Device&&) noexcept;
   Device& operator=(Device&&) noexcept;

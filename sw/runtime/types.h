@@ -72,6 +72,16 @@ struct RuntimeOptions {
   uint64_t semaphore_poll_ns = 0;
   /// First size of a ModuleLoad result buffer; 0: estimated from the PTX (grown on demand).
   uint64_t module_result_bytes = 0;
+
+  bool operator==(const RuntimeOptions& o) const {
+    return pinned_offset == o.pinned_offset && pinned_bytes == o.pinned_bytes &&
+           ring_bytes == o.ring_bytes && error_log_bytes == o.error_log_bytes &&
+           max_channels == o.max_channels && staging_chunk_bytes == o.staging_chunk_bytes &&
+           host_copy_gbytes_per_s == o.host_copy_gbytes_per_s &&
+           sync_timeout == o.sync_timeout && poll_interval == o.poll_interval &&
+           semaphore_poll_ns == o.semaphore_poll_ns &&
+           module_result_bytes == o.module_result_bytes;
+  }
 };
 
 }  // namespace gpusoc::rt

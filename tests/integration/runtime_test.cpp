@@ -248,5 +248,58 @@ TEST(RuntimeIntegrationTest, HandlesAndPointersAreChecked) {
   expect_error(Status::NotInitialized, "not opened", [&] { unopened.properties(); });
 }
 
+// Two Devices opened on one GPU share its context: one allocator (no address handed out twice),
+// and what one writes the other reads.
+TEST(RuntimeIntegrationTest, TwoDevicesOnOneGpuShareItsContext) {
+  Soc soc;
+  soc.run([&](Device& first, host::HostBus& bus) {
+    Device second(bus);
+    auto a = first.alloc<uint32_t>(1024);
+    auto b = second.alloc<uint32_t>(1024);
+    EXPECT_NE(a.ptr(), b.ptr());
+    EXPECT_TRUE(b.ptr() >= a.ptr() + 4096 || b.ptr() + 4096 <= a.ptr()) << "overlapping";
+    std::vector<uint32_t> data(1024);
+    for (uint32_t i = 0; i < 1024; ++i) data[i] = i * 7;
+    a.upload(data);
+    std::vector<uint32_t> back(1024);
+    second.memcpy_dtoh(back.data(), a.ptr(), 4096);
+    EXPECT_EQ(back, data);
+    EXPECT_EQ(second.memory_info().free_bytes, first.memory_info().free_bytes);
+    // Other runtime options are refused: they could not both hold.
+    RuntimeOptions other;
+    other.ring_bytes = 4096;
+    expect_error(Status::InvalidValue, "the GPU is open already, with other runtime options",
+                 [&] { Device third(bus, other); });
+  });
+}
+
+// One platform runs host programs one after the other: each opens the GPU afresh, the
+// simulation goes on from where the last one paused, and the statistics add up.
+TEST(RuntimeIntegrationTest, SeveralHostProgramsRunOnOnePlatformInSequence) {
+  gpusoc::testing::fresh_systemc();
+  Config config;
+  config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+  StatGroup stats;
+  platform::SocPlatform soc(config, stats);
+  auto program = [&](host::HostBus& bus) {
+    Device dev(bus);
+    Module m = dev.load_module_file(kKernelDir + "/vector_add.ptx");
+    run_vector_add(dev, m, 1000, 5);
+  };
+  const sc_core::sc_time first = soc.run(program);
+  const sc_core::sc_time second = soc.run(program);
+  EXPECT_GT(second, first);
+  EXPECT_GT(sc_core::sc_time_stamp(), first);
+  // A second platform in the same process is refused at once, and says what to do instead.
+  try {
+    StatGroup more;
+    platform::SocPlatform again(config, more);
+    ADD_FAILURE() << "a second platform was built";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("a process builds one SocPlatform"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("SocPlatform::run"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace gpusoc::rt

@@ -87,7 +87,7 @@ TEST(RootPortTest, DmaFromTheDeviceReachesHostMemory) {
     EXPECT_EQ(gpu.dma(tlm::TLM_READ_COMMAND, 4 * kGiB + 0x8000, &read_back, 8, read_delay),
               tlm::TLM_OK_RESPONSE);
   };
-  bench.host.cpu.set_stop_on_exit(false);
+  bench.host.cpu.set_pause_on_exit(false);
   bench.run();
   uint64_t in_memory = 0;
   std::memcpy(&in_memory, bench.host.dram.backdoor(4 * kGiB + 0x8000, 8), 8);
