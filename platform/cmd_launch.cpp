@@ -31,11 +31,11 @@ namespace {
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 36;  // 64 GiB: beyond any configuration
 
 struct Argument {
-  std::string text;              // as given, for messages
-  std::vector<uint8_t> scalar;   // a scalar's bytes; empty for a buffer
-  std::vector<uint8_t> buffer;   // a buffer's initial contents
+  std::string text;             // as given, for messages
+  std::vector<uint8_t> scalar;  // a scalar's bytes; empty for a buffer
+  std::vector<uint8_t> buffer;  // a buffer's initial contents
   bool is_buffer = false;
-  std::string output;            // a buffer's output file, or ""
+  std::string output;  // a buffer's output file, or ""
 };
 
 [[noreturn]] void bad(size_t index, const std::string& text, const std::string& why) {
@@ -64,7 +64,8 @@ std::optional<std::vector<uint8_t>> scalar(size_t index, const std::string& text
   auto integer = [&](auto tag, bool is_signed) {
     using T = decltype(tag);
     if (is_signed) {
-      const long long v = whole([](const std::string& s, size_t* n) { return std::stoll(s, n, 0); });
+      const long long v =
+          whole([](const std::string& s, size_t* n) { return std::stoll(s, n, 0); });
       if (v < (long long)std::numeric_limits<T>::min() ||
           v > (long long)std::numeric_limits<T>::max())
         bad(index, text, fmt::format("{} is out of the range of {}", v, type));
@@ -97,7 +98,8 @@ uint64_t buffer_bytes(size_t index, const std::string& text, const std::string& 
   try {
     size_t used = 0;
     v = std::stoull(value, &used);
-    if (used != value.size() || value.find('-') != std::string::npos) throw std::invalid_argument("");
+    if (used != value.size() || value.find('-') != std::string::npos)
+      throw std::invalid_argument("");
   } catch (const std::exception&) {
     bad(index, text, "'" + value + "' is not a number of bytes");
   }
@@ -112,12 +114,13 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
   std::vector<std::pair<std::string, std::string>> outputs;  // (index text, file)
   for (const std::string& text : texts) {
     const size_t colon = text.find(':');
-    const std::string kind = text.substr(0, colon), value =
-        colon == std::string::npos ? "" : text.substr(colon + 1);
+    const std::string kind = text.substr(0, colon),
+                      value = colon == std::string::npos ? "" : text.substr(colon + 1);
     const size_t index = args.size();
     if (colon == std::string::npos) {
-      bad(index, text, "expected TYPE:VALUE (i32:5, f32:1.5, ...), in:FILE, zero:BYTES, "
-                       "rand:BYTES:SEED or out:INDEX=FILE");
+      bad(index, text,
+          "expected TYPE:VALUE (i32:5, f32:1.5, ...), in:FILE, zero:BYTES, "
+          "rand:BYTES:SEED or out:INDEX=FILE");
     }
     if (kind == "out") {
       const size_t eq = value.find('=');
@@ -170,8 +173,8 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
       throw UsageError(fmt::format("out:{}={}: no argument {} (there are {})", index_text, file,
                                    index_text, args.size()));
     if (!args[index].is_buffer)
-      throw UsageError(fmt::format("out:{}={}: argument {} '{}' is not a buffer", index_text,
-                                   file, index, args[index].text));
+      throw UsageError(fmt::format("out:{}={}: argument {} '{}' is not a buffer", index_text, file,
+                                   index, args[index].text));
     args[index].output = file;
   }
   return args;
@@ -181,11 +184,11 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
 void check_arguments(const std::string& kernel, const std::vector<Argument>& args,
                      const std::vector<uint32_t>& sizes) {
   if (args.size() != sizes.size()) {
-    throw UsageError(fmt::format("kernel '{}' takes {} parameter{} ({} bytes), {} argument{} "
-                                 "given",
-                                 kernel, sizes.size(), sizes.size() == 1 ? "" : "s",
-                                 fmt::join(sizes, ", "), args.size(),
-                                 args.size() == 1 ? "" : "s"));
+    throw UsageError(
+        fmt::format("kernel '{}' takes {} parameter{} ({} bytes), {} argument{} "
+                    "given",
+                    kernel, sizes.size(), sizes.size() == 1 ? "" : "s", fmt::join(sizes, ", "),
+                    args.size(), args.size() == 1 ? "" : "s"));
   }
   for (size_t i = 0; i < args.size(); ++i) {
     const size_t bytes = args[i].is_buffer ? sizeof(uint64_t) : args[i].scalar.size();
@@ -229,11 +232,11 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
     write_file(args[i].output, device.download<uint8_t>(addresses[i], args[i].buffer.size()));
   }
   const std::string signature = demangle(kernel);
-  std::cout << fmt::format("{}{}: grid ({},{},{}), block ({},{},{}), {} bytes of dynamic shared "
-                           "memory\n",
-                           kernel, signature != kernel ? " (" + signature + ")" : "",
-                           config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                           config.block.y, config.block.z, config.dynamic_shared_bytes);
+  std::cout << fmt::format(
+      "{}{}: grid ({},{},{}), block ({},{},{}), {} bytes of dynamic shared "
+      "memory\n",
+      kernel, signature != kernel ? " (" + signature + ")" : "", config.grid.x, config.grid.y,
+      config.grid.z, config.block.x, config.block.y, config.block.z, config.dynamic_shared_bytes);
   if (std::string(device.backend()) == "soc") {
     std::cout << fmt::format("  {:.3f} us simulated, achieved occupancy {:.1f}%\n",
                              stats.kernel_ns() / 1e3, 100 * stats.achieved_occupancy());
@@ -285,8 +288,9 @@ const CommandRegistration kLaunch{
         .option({"grid", "X[,Y,Z]", "grid dimensions (default 1)"})
         .option({"block", "X[,Y,Z]", "block dimensions (default 1)"})
         .option({"shared", "BYTES", "dynamic shared memory per CTA (default 0)"})
-        .option({"resources", "FILE", "ptxas -v output for the module (default: NAME.ptxas "
-                                      "beside it, when there is one)"})
+        .option({"resources", "FILE",
+                 "ptxas -v output for the module (default: NAME.ptxas "
+                 "beside it, when there is one)"})
         .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})};
 
 }  // namespace

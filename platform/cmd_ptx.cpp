@@ -92,8 +92,9 @@ void print_table(const nlohmann::ordered_json& j) {
                              k["register_source"].get<std::string>());
     std::cout << fmt::format("  shared memory  {} bytes static; {}\n",
                              k["static_shared_bytes"].get<int>(),
-                             k["dynamic_shared"].get<bool>() ? "dynamic (extern .shared) sized at launch"
-                                                             : "no dynamic");
+                             k["dynamic_shared"].get<bool>()
+                                 ? "dynamic (extern .shared) sized at launch"
+                                 : "no dynamic");
     std::cout << fmt::format("  local memory   {} bytes per thread\n",
                              k["local_bytes_per_thread"].get<int>());
     std::cout << fmt::format("  parameters     {} bytes ({})\n", k["param_bytes"].get<int>(),

@@ -29,9 +29,10 @@ Dim3 parse_dim3(const std::string& option, const std::string& text, uint32_t max
     const size_t comma = text.find(',', start);
     const std::string part = text.substr(start, comma == std::string::npos ? comma : comma - start);
     if (!parse_integer(part, 1, max[i], v[i]))
-      throw UsageError(fmt::format("--{} '{}': expected X[,Y,Z], positive integers up to {}, {} "
-                                   "and {}",
-                                   option, text, max[0], max[1], max[2]));
+      throw UsageError(
+          fmt::format("--{} '{}': expected X[,Y,Z], positive integers up to {}, {} "
+                      "and {}",
+                      option, text, max[0], max[1], max[2]));
     if (comma == std::string::npos) return Dim3(uint32_t(v[0]), uint32_t(v[1]), uint32_t(v[2]));
     start = comma + 1;
   }
@@ -41,8 +42,8 @@ Dim3 parse_dim3(const std::string& option, const std::string& text, uint32_t max
 uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_t max) {
   uint64_t v = 0;
   if (!parse_integer(text, 0, max, v))
-    throw UsageError(fmt::format("--{} '{}': expected a number of bytes from 0 to {}", option,
-                                 text, max));
+    throw UsageError(
+        fmt::format("--{} '{}': expected a number of bytes from 0 to {}", option, text, max));
   return v;
 }
 

@@ -18,8 +18,8 @@ std::string KernelArgs::mismatch(const std::string& kernel,
   }
   for (size_t i = 0; i < size(); ++i) {
     if (bytes(i) != sizes[i]) {
-      return fmt::format("kernel {}: argument {} is {} bytes, its parameter is {} bytes", kernel,
-                         i, bytes(i), sizes[i]);
+      return fmt::format("kernel {}: argument {} is {} bytes, its parameter is {} bytes", kernel, i,
+                         bytes(i), sizes[i]);
     }
   }
   return {};

@@ -30,9 +30,9 @@ struct LaunchStats {
   uint64_t thread_instructions = 0;  // sum over instructions of active, guard-true lanes
   uint64_t ctas = 0;
   uint64_t warps = 0;
-  double start_ns = 0;         // simulated time the first CTA started
-  double end_ns = 0;           // and the last one finished
-  double resident_warp_ns = 0;  // integral of resident warps over that time
+  double start_ns = 0;              // simulated time the first CTA started
+  double end_ns = 0;                // and the last one finished
+  double resident_warp_ns = 0;      // integral of resident warps over that time
   uint64_t max_resident_warps = 0;  // what the SMs could hold at once for this kernel
   double kernel_ns() const { return end_ns - start_ns; }
   /// Resident warps over what the SMs could hold, averaged over the launch; 0 without time.
@@ -80,7 +80,9 @@ class KernelArgs {
   void push_bytes(const void* data, size_t bytes);
 
   size_t size() const { return begin_.size(); }
-  size_t bytes(size_t i) const { return (i + 1 < begin_.size() ? begin_[i + 1] : data_.size()) - begin_[i]; }
+  size_t bytes(size_t i) const {
+    return (i + 1 < begin_.size() ? begin_[i + 1] : data_.size()) - begin_[i];
+  }
   const uint8_t* data(size_t i) const { return data_.data() + begin_[i]; }
 
   /// Why these arguments do not fit kernel `kernel`'s parameters of `sizes` bytes (the count,

@@ -74,9 +74,9 @@ KernelLookup find_kernel(const std::vector<std::string>& mangled_names, std::str
   std::vector<KernelNameForms> forms;
   for (const std::string& n : mangled_names) forms.push_back(kernel_name_forms(n));
   using Form = std::string KernelNameForms::*;
-  for (Form form : {&KernelNameForms::mangled, &KernelNameForms::signature,
-                    &KernelNameForms::qualified, &KernelNameForms::templated,
-                    &KernelNameForms::plain}) {
+  for (Form form :
+       {&KernelNameForms::mangled, &KernelNameForms::signature, &KernelNameForms::qualified,
+        &KernelNameForms::templated, &KernelNameForms::plain}) {
     std::vector<size_t> matches;
     for (size_t i = 0; i < forms.size(); ++i)
       if (forms[i].*form == query) matches.push_back(i);
@@ -89,9 +89,9 @@ KernelLookup find_kernel(const std::vector<std::string>& mangled_names, std::str
   }
   std::vector<size_t> all(mangled_names.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  return KernelLookup{KernelLookup::kNotFound,
-                      "module " + module + " has no kernel '" + std::string(query) +
-                          "'; its kernels:" + listing(mangled_names, all)};
+  return KernelLookup{KernelLookup::kNotFound, "module " + module + " has no kernel '" +
+                                                   std::string(query) +
+                                                   "'; its kernels:" + listing(mangled_names, all)};
 }
 
 }  // namespace gpusoc

@@ -19,7 +19,8 @@ std::optional<std::string> read_text_file(const std::string& path) {
 std::string ptxas_report_beside(const std::string& module_path) {
   const size_t slash = module_path.find_last_of('/');
   const size_t dot = module_path.find_last_of('.');
-  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const bool has_extension =
+      dot != std::string::npos && (slash == std::string::npos || dot > slash);
   return (has_extension ? module_path.substr(0, dot) : module_path) + ".ptxas";
 }
 

@@ -36,8 +36,8 @@ CtaNeeds cta_needs(const SmLimits& limits, uint32_t registers_per_thread, uint64
                    uint32_t shared_bytes);
 
 struct CtaFit {
-  uint32_t ctas = 0;      // at once on one SM (0: not even one)
-  std::string limiting;   // the resource that limits it, with what a CTA needs and an SM has
+  uint32_t ctas = 0;     // at once on one SM (0: not even one)
+  std::string limiting;  // the resource that limits it, with what a CTA needs and an SM has
 };
 CtaFit ctas_per_sm(const SmLimits& limits, const CtaNeeds& needs);
 

@@ -38,7 +38,7 @@ class ConstantOperands {
     bool immediate;
     uint64_t value;  // register index or bits
     uint32_t slots;
-    bool hoisted;    // held around loops: addresses, strides, atomic operands
+    bool hoisted;  // held around loops: addresses, strides, atomic operands
     bool operator==(const Key& o) const { return immediate == o.immediate && value == o.value; }
   };
   void find_constants(const std::vector<bool>& special);

@@ -72,7 +72,8 @@ std::vector<Inst> if_converted(const std::vector<Inst>& code) {
     };
     for (uint32_t b = 0; b < n; ++b) {
       Inst& bra = out[b];
-      if (bra.op != Op::Bra || bra.guard == kNoReg || bra.target <= b + 1 || bra.target > n) continue;
+      if (bra.op != Op::Bra || bra.guard == kNoReg || bra.target <= b + 1 || bra.target > n)
+        continue;
       const uint32_t join = bra.target;
       if (straight(b + 1, join) && entries[b + 1] == 0) {  // if: skip [b+1, join)
         bra = Inst{};
@@ -176,7 +177,8 @@ std::vector<uint32_t> latency_order(const Function& fn, const std::vector<Inst>&
     ready.pop_back();
     order.push_back(first + best);
     for (const Edge& e : succ[best]) {
-      earliest[e.to] = std::max<uint32_t>(earliest[e.to], uint32_t(cycle) + std::max(1u, e.latency));
+      earliest[e.to] =
+          std::max<uint32_t>(earliest[e.to], uint32_t(cycle) + std::max(1u, e.latency));
       if (--preds[e.to] == 0) ready.push_back(e.to);
     }
   }

@@ -18,10 +18,10 @@ namespace gpusoc::ptx {
 
 struct ModuleSource {
   std::string_view ptx;
-  std::string file;                // the module's name in messages
-  std::string_view ptxas_report;   // empty: none
-  std::string report_file;         // its name in messages
-  RegisterTarget target;           // the SM the register estimate is for
+  std::string file;               // the module's name in messages
+  std::string_view ptxas_report;  // empty: none
+  std::string report_file;        // its name in messages
+  RegisterTarget target;          // the SM the register estimate is for
 };
 
 /// The loaded program, or null with every problem in `diags` (whose file is the module's).

@@ -66,7 +66,14 @@ enum class SpecialReg : uint8_t {
 };
 constexpr uint32_t kEnvironmentRegisters = 32;
 /// ReadClock's Inst::sub
-enum class ClockReg : uint8_t { Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi };
+enum class ClockReg : uint8_t {
+    Clock,
+    ClockHi,
+    Clock64,
+    GlobalTimer,
+    GlobalTimerLo,
+    GlobalTimerHi
+};
 
 /// Where a kernel's register count came from.
 enum class RegisterSource : uint8_t {

@@ -49,12 +49,12 @@ class Reader {
       }
       return;
     }
-    if (text.find(" registers") != std::string_view::npos && text.find("Used ") != std::string_view::npos) {
+    if (text.find(" registers") != std::string_view::npos &&
+        text.find("Used ") != std::string_view::npos) {
       KernelResources& k = current("a register count");
       k.registers = count_after(text, "Used ");
-      k.shared_bytes = text.find("bytes smem") == std::string_view::npos
-                           ? 0
-                           : count_before(text, "bytes smem");
+      k.shared_bytes =
+          text.find("bytes smem") == std::string_view::npos ? 0 : count_before(text, "bytes smem");
       k.line = number_;
       return;
     }
@@ -79,8 +79,9 @@ class Reader {
       it = it->second.line == 0 ? report_.kernels.erase(it) : std::next(it);
     }
     if (report_.kernels.empty())
-      throw Problem{0, "no kernel resources found: expected the output of 'ptxas -v' or "
-                       "'cuobjdump --dump-resource-usage'"};
+      throw Problem{0,
+                    "no kernel resources found: expected the output of 'ptxas -v' or "
+                    "'cuobjdump --dump-resource-usage'"};
     return std::move(report_);
   }
 

@@ -29,8 +29,8 @@ struct KernelResources {
   uint32_t shared_bytes = 0;       // static shared memory
   uint32_t stack_frame_bytes = 0;  // local memory per thread: frame, spills
   uint32_t spill_store_bytes = 0;
-  std::string target;              // sm_80 ...; empty when the report does not say
-  uint32_t line = 0;               // where the register count was given
+  std::string target;  // sm_80 ...; empty when the report does not say
+  uint32_t line = 0;   // where the register count was given
 };
 
 struct PtxasReport {

@@ -43,7 +43,9 @@ class Liveness {
       order.resize(block.last - block.first + 1);
       for (uint32_t pc = block.first; pc <= block.last; ++pc) order[pc - block.first] = pc;
       in_order = std::max(in_order, scan_block(cfg, b, order, &out, false));
-      scheduled = std::max(scheduled, scan_block(cfg, b, latency_order(fn_, code_, block.first, block.last), nullptr, true));
+      scheduled = std::max(
+          scheduled,
+          scan_block(cfg, b, latency_order(fn_, code_, block.first, block.last), nullptr, true));
     }
     out.in_order = in_order;
     out.scheduled = scheduled;
@@ -95,7 +97,8 @@ class Liveness {
     for (const Inst& in : code_) {
       if (in.op != Op::St || abi_parameter(in)) continue;
       for (unsigned i = 1; i < in.num_src; ++i)
-        if (in.src(i).kind == Operand::Kind::Reg && in.src(i).reg < top) stored[in.src(i).reg] = true;
+        if (in.src(i).kind == Operand::Kind::Reg && in.src(i).reg < top)
+          stored[in.src(i).reg] = true;
     }
     auto number = [&](uint32_t r) {
       if (index_[r] != kNone || class_of(r) == Class::Special || class_of(r) == Class::Constant)
@@ -248,7 +251,8 @@ class Liveness {
       in_flight_before_[at] = slots;
       if (variable_latency(in)) {
         for (uint32_t i : read_later[at]) {
-          if (is_pred_[i] || std::find(pending.begin(), pending.end(), i) != pending.end()) continue;
+          if (is_pred_[i] || std::find(pending.begin(), pending.end(), i) != pending.end())
+            continue;
           pending.push_back(i);
           slots += paired_[i] ? 0 : weight_[i];
         }
@@ -262,8 +266,7 @@ class Liveness {
     if (in.space == StateSpace::Param) return true;  // a kernel's parameters: the constant bank
     if (in.space != StateSpace::Local || in.num_src == 0) return false;
     const Operand& a = in.src(0);  // the address, for loads and stores alike
-    if (a.kind != Operand::Kind::Addr || a.base != AddrBase::Frame || a.reg != kNoReg)
-      return false;
+    if (a.kind != Operand::Kind::Addr || a.base != AddrBase::Frame || a.reg != kNoReg) return false;
     auto inside = [&](uint32_t offset, uint32_t size) {
       return a.imm >= offset && a.imm < uint64_t(offset) + size;
     };

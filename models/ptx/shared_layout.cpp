@@ -73,14 +73,15 @@ class References {
  private:
   struct Refs {
     bool has_body = false, is_entry = false;
-    bool indirect = false;           // calls through a register
-    std::vector<uint32_t> vars;      // shared variables named
-    std::vector<uint32_t> callees;   // functions named (called or address taken)
+    bool indirect = false;          // calls through a register
+    std::vector<uint32_t> vars;     // shared variables named
+    std::vector<uint32_t> callees;  // functions named (called or address taken)
   };
 
   void gather(const ast::Function& f, Refs& refs) {
     auto name = [&](const std::string& n) {
-      if (auto v = variable_index_.find(n); v != variable_index_.end()) refs.vars.push_back(v->second);
+      if (auto v = variable_index_.find(n); v != variable_index_.end())
+        refs.vars.push_back(v->second);
       if (auto c = function_index_.find(n); c != function_index_.end())
         refs.callees.push_back(c->second);
     };

@@ -195,8 +195,8 @@ TEST_F(CliTest, InfoDescribesTheVoltaConfiguration) {
   EXPECT_EQ(j["sm_max_warps"], 64);
   EXPECT_EQ(j["sm_model"], "cycle");
   EXPECT_EQ(j["sm_summary"],
-            "cycle-level (sm.model=cycle), 4 processing blocks, gto scheduler, 64 KiB L1, 32 shared "
-            "banks, SIMT independent");
+            "cycle-level (sm.model=cycle), 4 processing blocks, gto scheduler, 64 KiB L1, "
+            "32 shared banks, SIMT independent");
 }
 
 TEST_F(CliTest, CommittedRegisterMapIsCurrent) {

@@ -45,21 +45,22 @@ TEST(KernelLookup, EveryFormOfANameFindsTheKernel) {
 TEST(KernelLookup, AnAmbiguousOrUnknownNameListsTheCandidates) {
   FunctionalDevice dev;
   const Module m = dev.load_module_file(kNames);
-  EXPECT_EQ(problem(m, "fill"),
-            "kernel name 'fill' is ambiguous in module '" + kNames + "'; it names\n"
-            "  _ZN3lib6detail4fillILi128EfEEvPT0_S2_i (void lib::detail::fill<128, float>(float*, "
-            "float, int))\n"
-            "  _ZN3lib6detail4fillILi256EfEEvPT0_S2_i (void lib::detail::fill<256, float>(float*, "
-            "float, int))\n"
-            "  _ZN3lib6detail4fillILi128EiEEvPT0_S2_i (void lib::detail::fill<128, int>(int*, int, "
-            "int))");
+  EXPECT_EQ(
+      problem(m, "fill"),
+      "kernel name 'fill' is ambiguous in module '" + kNames +
+          "'; it names\n"
+          "  _ZN3lib6detail4fillILi128EfEEvPT0_S2_i (void lib::detail::fill<128, float>(float*, "
+          "float, int))\n"
+          "  _ZN3lib6detail4fillILi256EfEEvPT0_S2_i (void lib::detail::fill<256, float>(float*, "
+          "float, int))\n"
+          "  _ZN3lib6detail4fillILi128EiEEvPT0_S2_i (void lib::detail::fill<128, int>(int*, int, "
+          "int))");
   EXPECT_NE(problem(m, "scale").find("ambiguous"), std::string::npos);
   const std::string unknown = problem(m, "gemm");
   EXPECT_EQ(unknown.find("module '" + kNames + "' has no kernel 'gemm'; its kernels:\n"), 0u)
       << unknown;
   EXPECT_NE(unknown.find("\n  vectorAdd"), std::string::npos) << unknown;
-  EXPECT_NE(unknown.find("_Z5scalePffi (scale(float*, float, int))"), std::string::npos)
-      << unknown;
+  EXPECT_NE(unknown.find("_Z5scalePffi (scale(float*, float, int))"), std::string::npos) << unknown;
 }
 
 TEST(KernelLookup, NameFormsOfAMangledName) {

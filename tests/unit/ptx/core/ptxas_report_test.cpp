@@ -36,8 +36,10 @@ ptxas info    : Used 40 registers, used 1 barriers, 48 bytes cumulative stack si
 PtxasReport parse(const std::string& text, std::vector<Diagnostic>* problems = nullptr) {
   Diagnostics diags("k.ptxas");
   PtxasReport r = parse_ptxas_report(text, diags);
-  if (problems) *problems = diags.list();
-  else EXPECT_TRUE(diags.empty()) << diags.list().at(0).to_string();
+  if (problems)
+    *problems = diags.list();
+  else
+    EXPECT_TRUE(diags.empty()) << diags.list().at(0).to_string();
   return r;
 }
 
@@ -79,9 +81,10 @@ TEST(PtxasReport, MalformedReportsNameTheLine) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].to_string(),
             "k.ptxas:1:0: error: a register count before any kernel was named");
-  parse("ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
-        "ptxas info    : Used 99999999999 registers\n",
-        &problems);
+  parse(
+      "ptxas info    : Compiling entry function 'k' for 'sm_80'\n"
+      "ptxas info    : Used 99999999999 registers\n",
+      &problems);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].loc.line, 2u);
   EXPECT_NE(problems[0].message.find("beyond 32 bits"), std::string::npos);

@@ -133,8 +133,8 @@ TEST(SharedLayout, KernelsRunWithTheirOwnLayout) {
     dev.memset(out, 0, 32);
     dev.launch(m.kernel(w.kernel), LaunchConfig{Dim3(1), Dim3(32), 0}, KernelArgs(out));
     const auto r = dev.download<uint32_t>(out, 5);
-    EXPECT_EQ(r[0], w.tile) << w.kernel;                   // the tile's offset
-    EXPECT_EQ(r[1], 0u) << w.kernel;                       // count's counter: at 0 in both
+    EXPECT_EQ(r[0], w.tile) << w.kernel;  // the tile's offset
+    EXPECT_EQ(r[1], 0u) << w.kernel;      // count's counter: at 0 in both
     EXPECT_EQ(r[2], w.last) << w.kernel;
     EXPECT_EQ(r[3], 32u) << w.kernel;  // every thread counted once
     EXPECT_EQ(r[4], w.total) << w.kernel;
