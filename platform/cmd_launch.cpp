@@ -254,8 +254,8 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
 
 int launch(const CommandContext& ctx) {
   LaunchConfig config;
-  if (auto g = ctx.options.get("grid")) config.grid = parse_dim3("grid", *g, 0x7fffffffu);
-  if (auto b = ctx.options.get("block")) config.block = parse_dim3("block", *b, 1024);
+  if (auto g = ctx.options.get("grid")) config.grid = parse_dim3("grid", *g, kMaxGrid);
+  if (auto b = ctx.options.get("block")) config.block = parse_dim3("block", *b, kMaxBlock);
   config.dynamic_shared_bytes =
       uint32_t(parse_bytes("shared", ctx.options.get("shared").value_or("0"), 1u << 30));
   std::vector<Argument> args =

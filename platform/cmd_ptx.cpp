@@ -49,7 +49,7 @@ nlohmann::ordered_json describe(const ptx::Program& program, const ptx::Function
                                 const gigathread::SmLimits& limits, const CommandContext& ctx) {
   const auto* dims = k.reqntid[0] ? k.reqntid : k.maxntid;
   Dim3 block = dims[0] ? Dim3(dims[0], std::max(1u, dims[1]), std::max(1u, dims[2])) : Dim3(256);
-  if (auto b = ctx.options.get("block")) block = parse_dim3("block", *b, 1024);
+  if (auto b = ctx.options.get("block")) block = parse_dim3("block", *b, kMaxBlock);
   const uint32_t dynamic =
       uint32_t(parse_bytes("shared", ctx.options.get("shared").value_or("0"), 1u << 30));
   const gigathread::CtaNeeds needs = gigathread::cta_needs(

@@ -21,9 +21,9 @@ bool parse_integer(const std::string& text, uint64_t min, uint64_t max, uint64_t
 
 }  // namespace
 
-Dim3 parse_dim3(const std::string& option, const std::string& text, uint32_t max_x) {
+Dim3 parse_dim3(const std::string& option, const std::string& text, const Dim3& limit) {
   uint64_t v[3] = {1, 1, 1};
-  const uint64_t max[3] = {max_x, 65535, 65535};
+  const uint64_t max[3] = {limit.x, limit.y, limit.z};
   size_t start = 0;
   for (int i = 0; i < 3; ++i) {
     const size_t comma = text.find(',', start);

@@ -10,8 +10,8 @@
 
 namespace gpusoc::platform {
 
-/// "X", "X,Y" or "X,Y,Z": positive integers, at most `max_x`, 65535 and 65535.
-Dim3 parse_dim3(const std::string& option, const std::string& text, uint32_t max_x);
+/// "X", "X,Y" or "X,Y,Z": positive integers, each at most its dimension of `max`.
+Dim3 parse_dim3(const std::string& option, const std::string& text, const Dim3& max);
 /// A count of bytes from 0 to `max`.
 uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_t max);
 

@@ -22,7 +22,14 @@ struct Dim3 {
   constexpr Dim3() = default;
   constexpr Dim3(uint32_t x_, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
   constexpr uint64_t count() const { return uint64_t(x) * y * z; }
+  constexpr bool exceeds(const Dim3& limit) const {
+    return x > limit.x || y > limit.y || z > limit.z;
+  }
 };
+
+/// The largest block and grid of the CUDA programming model, which every GPU here enforces.
+constexpr Dim3 kMaxBlock{1024, 1024, 64};
+constexpr Dim3 kMaxGrid{0x7FFFFFFF, 65535, 65535};
 
 /// What one launch did. The simulated times are 0 on the functional core, which has no time.
 struct LaunchStats {

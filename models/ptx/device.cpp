@@ -168,13 +168,15 @@ std::string dimension_problem(const Function& k, Dim3 g, Dim3 b, uint32_t max_th
   if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
     return fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
                        g.y, g.z, b.x, b.y, b.z);
-  if (b.x > 1024 || b.y > 1024 || b.z > 64)
-    return fmt::format("block ({},{},{}) exceeds the limits (1024,1024,64)", b.x, b.y, b.z);
+  if (b.exceeds(kMaxBlock))
+    return fmt::format("block ({},{},{}) exceeds the limits ({},{},{})", b.x, b.y, b.z,
+                       kMaxBlock.x, kMaxBlock.y, kMaxBlock.z);
   if (b.count() > max_threads_per_cta)
     return fmt::format("block ({},{},{}) has {} threads; at most {} are allowed", b.x, b.y, b.z,
                        b.count(), max_threads_per_cta);
-  if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-    return fmt::format("grid ({},{},{}) exceeds the limits (2^31-1,65535,65535)", g.x, g.y, g.z);
+  if (g.exceeds(kMaxGrid))
+    return fmt::format("grid ({},{},{}) exceeds the limits ({},{},{})", g.x, g.y, g.z, kMaxGrid.x,
+                       kMaxGrid.y, kMaxGrid.z);
   if (k.reqntid[0] && (k.reqntid[0] != b.x || k.reqntid[1] != std::max(1u, b.y) ||
                        k.reqntid[2] != std::max(1u, b.z)))
     return fmt::format("block ({},{},{}) differs from the kernel's .reqntid", b.x, b.y, b.z);

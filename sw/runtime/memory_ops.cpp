@@ -40,14 +40,6 @@ std::string dims(const Dim3& d) {
   return fmt::format("({},{},{})", d.x, d.y, d.z);
 }
 
-// The limits of the CUDA programming model, which the GPU enforces as well.
-constexpr Dim3 kMaxBlock{1024, 1024, 64};
-constexpr Dim3 kMaxGrid{0x7FFFFFFF, 65535, 65535};
-
-bool exceeds(const Dim3& d, const Dim3& limit) {
-  return d.x > limit.x || d.y > limit.y || d.z > limit.z;
-}
-
 }  // namespace
 
 void Context::memcpy_htod(Channel& ch, const std::string& who, DevicePtr dst, const void* src,
@@ -157,7 +149,7 @@ void Context::launch(Channel& ch, const std::string& who, const KernelInfo& kern
     throw Error(Status::InvalidConfiguration,
                 fmt::format("{}: a grid or block dimension is zero", what));
   }
-  if (exceeds(config.block, kMaxBlock) || exceeds(config.grid, kMaxGrid)) {
+  if (config.block.exceeds(kMaxBlock) || config.grid.exceeds(kMaxGrid)) {
     throw Error(Status::InvalidConfiguration, fmt::format("{}: the limits are block {} and grid {}",
                                                           what, dims(kMaxBlock), dims(kMaxGrid)));
   }

@@ -118,6 +118,8 @@ TEST_F(LaunchTest, BadArgumentsNameTheArgumentAndWhatTheKernelExpects) {
       {"i32:5 f32:2 zero:4 zero:4 out:7=x.bin", 2, "out:7=x.bin: no argument 7 (there are 4)"},
       {"i32:5 f32:2 zero:4 zero:4 --block 0", 2, "--block '0': expected X[,Y,Z]"},
       {"i32:5 f32:2 zero:4 zero:4 --grid 2,70000", 2, "--grid '2,70000'"},
+      {"i32:5 f32:2 zero:4 zero:4 --block 1,1,65", 2,
+       "--block '1,1,65': expected X[,Y,Z], positive integers up to 1024, 1024 and 64"},
   };
   for (const Case& c : cases) {
     const Outcome r = gpusoc(saxpy + c.args + " --functional");
