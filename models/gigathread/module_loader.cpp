@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "models/gigathread/register_allocation.h"
+#include "models/gigathread/sm_occupancy.h"
 #include "models/ptx/decoder.h"
 #include "models/ptx/inst.h"
 #include "models/ptx/module_load.h"
@@ -134,15 +134,15 @@ cmd::ErrorCode ModuleLoader::read_text(uint64_t address, uint64_t bytes, const c
   }
   const uint64_t vram_end = config_.vram_base + config_.vram_bytes;
   if (address < config_.vram_base || address > vram_end || vram_end - address < bytes) {
-    problem = fmt::format("{}: error: the text [0x{:x}, 0x{:x}) is not inside VRAM "
+    problem = fmt::format("{}: error: the {} [0x{:x}, 0x{:x}) is not inside VRAM "
                           "[0x{:x}, 0x{:x})\n",
-                          file, address, address + bytes, config_.vram_base, vram_end);
+                          file, what, address, address + bytes, config_.vram_base, vram_end);
     return cmd::ErrorCode::DeviceAccessFault;
   }
   text.assign(bytes, '\0');
   const tlm::tlm_response_status read = vram_.read(address, text.data(), bytes);
   if (read != tlm::TLM_OK_RESPONSE) {
-    problem = fmt::format("{}: error: reading the text from VRAM failed: {}\n", file,
+    problem = fmt::format("{}: error: reading the {} from VRAM failed: {}\n", file, what,
                           response_text(read));
     return cmd::ErrorCode::DeviceAccessFault;
   }

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "models/gigathread/register_allocation.h"
-
 namespace gpusoc::gigathread {
 
 CtaNeeds cta_needs(const SmLimits& l, uint32_t registers_per_thread, uint64_t block_threads,

@@ -125,12 +125,9 @@ Module FunctionalDevice::load_module_file(const std::string& path,
                                           const std::string& resource_path) {
   const auto text = read_text_file(path);
   if (!text) throw ModuleLoadError({Diagnostic{path, SourceLoc{}, "cannot open file"}});
-  // The report given, else the one beside the module when there is one.
-  const std::string report_path = resource_path.empty() ? ptxas_report_beside(path) : resource_path;
-  const auto report = read_text_file(report_path);
-  if (!report && !resource_path.empty())
-    throw ModuleLoadError({Diagnostic{resource_path, SourceLoc{}, "cannot open file"}});
-  return load_module(*text, path, report ? *report : std::string(), report_path);
+  const auto report = read_ptxas_report(path, resource_path);
+  if (!report) throw ModuleLoadError({Diagnostic{resource_path, SourceLoc{}, "cannot open file"}});
+  return load_module(*text, path, report->text, report->path);
 }
 
 DevicePtr FunctionalDevice::malloc(uint64_t bytes) {

@@ -67,12 +67,12 @@ enum class SpecialReg : uint8_t {
 constexpr uint32_t kEnvironmentRegisters = 32;
 /// ReadClock's Inst::sub
 enum class ClockReg : uint8_t {
-    Clock,
-    ClockHi,
-    Clock64,
-    GlobalTimer,
-    GlobalTimerLo,
-    GlobalTimerHi
+  Clock,
+  ClockHi,
+  Clock64,
+  GlobalTimer,
+  GlobalTimerLo,
+  GlobalTimerHi
 };
 
 /// Where a kernel's register count came from.

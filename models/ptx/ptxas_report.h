@@ -9,7 +9,7 @@
 //      Function saxpy:
 //          REG:10 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:360 TEXTURE:0 SURFACE:0 SAMPLER:0
 // Other lines (compile times, gmem, warnings, nvcc's own output) are skipped. The loaders look
-// for a module's report beside it (ptxas_report_beside, models/common/text_file.h).
+// for a module's report beside it (read_ptxas_report, models/common/text_file.h).
 #pragma once
 
 #include <cstdint>

@@ -13,8 +13,6 @@ constexpr uint32_t kNone = 0xffffffffu;
 /// ptxas caps launch-bounded kernels in units of 8 registers per thread.
 constexpr uint32_t kTargetAllocationUnit = 8;
 
-/// What liveness found in one function, for the call graph to combine.
-
 // The registers ptxas may give a kernel with launch bounds: the target's register file shared
 // by .minnctapersm CTAs of .maxntid (or .reqntid) threads in whole warps, in allocation units;
 // without .minnctapersm, one CTA. kMaxRegistersPerThread when the kernel gives no bounds.

@@ -14,7 +14,8 @@ namespace gpusoc::apps::detail {
 namespace {
 
 constexpr float kScalar = 3.0f;
-// 128 threads: two CTAs per SM of 8192 registers with stream_add's 25 (estimated) registers.
+// 128 threads: few enough for stream_add's registers on small.json's 8192-register SMs
+// (`gpusoc ptx info sw/kernels/stream.ptx`).
 constexpr uint32_t kBlock = 128;
 constexpr uint32_t kMaxBlocks = 65535;  // gridDim.x of the oldest GPUs; the loop covers the rest
 
@@ -22,8 +23,7 @@ constexpr uint32_t kMaxBlocks = 65535;  // gridDim.x of the oldest GPUs; the loo
 template <typename... Args>
 void timed(AppDevice& dev, AppResult& r, const char* label, uint64_t bytes, const char* kernel,
            uint64_t n, const Args&... args) {
-  const LaunchConfig cfg{Dim3(std::min(blocks_of(n, kBlock), kMaxBlocks)),
-                              Dim3(kBlock)};
+  const LaunchConfig cfg{Dim3(std::min(blocks_of(n, kBlock), kMaxBlocks)), Dim3(kBlock)};
   const double before_ns = dev.stats().kernel_ns;
   dev.run(kernel, cfg, args..., int64_t(n));
   const double ns = dev.stats().kernel_ns - before_ns;

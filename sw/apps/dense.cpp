@@ -21,7 +21,7 @@ AppResult conv2d(AppDevice& dev, uint64_t pixels) {
   const uint64_t count = uint64_t(w) * h;
   const std::vector<float> img = reference::random_floats(count, -4.f, 4.f, 37);
   const DevicePtr in = dev.upload(img), out = dev.malloc(count * 4);
-  // 16x8 threads: conv2d_5x5_param's registers allow at most 160 per block on small.json's SMs.
+  // 16x8 threads: few enough for conv2d_5x5_param's registers on small.json's SMs.
   const LaunchConfig cfg{Dim3(blocks_of(w, 16), blocks_of(h, 8)), Dim3(16, 8)};
   const reference::Filter5x5 constant = reference::constant_filter(),
                              param = reference::random_filter(38);
@@ -59,11 +59,11 @@ AppResult transpose(AppDevice& dev, uint64_t order) {
   for (const bool tiled : {false, true}) {
     const DevicePtr dout = dev.upload(sentinel);
     if (tiled)
-      dev.run("transpose_tiled", {Dim3(blocks_of(n, 32), blocks_of(n, 32)), Dim3(32, 8)},
-              din, dout, n, n);
+      dev.run("transpose_tiled", {Dim3(blocks_of(n, 32), blocks_of(n, 32)), Dim3(32, 8)}, din, dout,
+              n, n);
     else
-      dev.run("transpose_naive", {Dim3(blocks_of(n, 16), blocks_of(n, 8)), Dim3(16, 8)},
-              din, dout, n, n);
+      dev.run("transpose_naive", {Dim3(blocks_of(n, 16), blocks_of(n, 8)), Dim3(16, 8)}, din, dout,
+              n, n);
     const auto out = dev.download<float>(dout, count + 1);
     for (uint64_t r = 0; r < order; ++r)
       for (uint64_t c = 0; c < order; ++c)
@@ -85,7 +85,7 @@ AppResult nbody(AppDevice& dev, uint64_t size) {
   const reference::Bodies bodies = reference::random_bodies(n, 43);
   const DevicePtr pos = dev.upload(bodies.pos), vel = dev.upload(bodies.vel),
                   new_pos = dev.malloc(size * 16), new_vel = dev.malloc(size * 16);
-  // 128 threads: nbody_step's registers allow at most 192 per block on small.json's SMs.
+  // 128 threads: few enough for nbody_step's registers on small.json's SMs.
   dev.run("nbody_step", {blocks_of(size, 128), 128}, pos, vel, new_pos, new_vel, n, dt, soft2);
   const auto gp = dev.download<reference::Float4>(new_pos, size);
   const auto gv = dev.download<reference::Float4>(new_vel, size);

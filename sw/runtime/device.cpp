@@ -166,22 +166,15 @@ Module Device::load_module(std::string_view ptx, const std::string& name,
 
 Module Device::load_module_file(const std::string& path, const std::string& resource_path) {
   context();
-  auto read = [](const std::string& file) {
-    auto text = read_text_file(file);
-    if (!text) {
-      throw Error(Status::FileNotFound,
-                  fmt::format("cannot read module file {}: {}", file, std::strerror(errno)));
-    }
-    return *text;
+  auto cannot_read = [](const std::string& file) {
+    return Error(Status::FileNotFound,
+                 fmt::format("cannot read module file {}: {}", file, std::strerror(errno)));
   };
-  const std::string text = read(path);
-  std::string report;
-  if (!resource_path.empty()) {
-    report = read(resource_path);
-  } else if (auto beside = read_text_file(ptxas_report_beside(path))) {
-    report = std::move(*beside);
-  }
-  return load_module(text, path, report);
+  const auto text = read_text_file(path);
+  if (!text) throw cannot_read(path);
+  const auto report = read_ptxas_report(path, resource_path);
+  if (!report) throw cannot_read(resource_path);
+  return load_module(*text, path, report->text);
 }
 
 Stream& Device::default_stream() {

@@ -21,8 +21,8 @@ struct ThreadIdCheck {
 /// Checks thread_ids' output for a grid x block launch on a device with `sms` SMs: %tid,
 /// %ntid, %ctaid, %nctaid and %laneid exactly; %smid the same for every thread of a block and
 /// below %nsmid; %nsmid == sms; and the lanes in each thread's warp.
-inline ThreadIdCheck check_thread_ids(const std::vector<uint32_t>& got, Dim3 grid,
-                                      Dim3 block, uint32_t sms) {
+inline ThreadIdCheck check_thread_ids(const std::vector<uint32_t>& got, Dim3 grid, Dim3 block,
+                                      uint32_t sms) {
   ThreadIdCheck c;
   const uint64_t per_block = block.count();
   auto expect = [&](uint32_t have, uint32_t want, uint64_t b, uint32_t t, const char* what) {
