@@ -2,10 +2,13 @@
 
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "models/common/error.h"
 #include "models/common/logging.h"
 #include "models/common/stats_report.h"
 #include "models/common/text_table.h"
+#include "models/common/wall_deadline.h"
 #include "platform/command_line.h"
 
 namespace gpusoc::platform {
@@ -37,11 +40,43 @@ Config load_config(const CommonOptions& common) {
   return config;
 }
 
+// Length of the UTF-8 sequence at text[i], or 0 when it is not one.
+size_t utf8_length(const std::string& text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  const size_t n = lead >= 0xf0 && lead < 0xf5 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (n == 0 || lead >= 0xf5 || i + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+  }
+  return n;
+}
+
+// Messages quote what the user gave, which may be the bytes of a binary file: anything that is not
+// printable text reaches the terminal as \xNN.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t') {
+      out += text[i++];
+    } else if (const size_t n = c >= 0x80 ? utf8_length(text, i) : 0) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    }
+  }
+  return out;
+}
+
 int run_command(const CommandLine& line, const CommandRegistry& commands) {
   if (line.help) {
     std::cout << (line.command == nullptr ? general_help(commands) : command_help(*line.command));
     return kExitSuccess;
   }
+  if (line.common.max_wall_seconds) arm_wall_deadline(*line.common.max_wall_seconds);
   configure_logging(line.common);
   // Checked now, so that a long simulation does not end in an unwritable file name.
   if (line.common.stats_out && !stats_format_of(*line.common.stats_out)) {
@@ -67,13 +102,17 @@ int run_command(const CommandLine& line, const CommandRegistry& commands) {
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, const CommandRegistry& commands) {
+  if (args.empty()) {  // nothing asked: the usage, as an error (a script that lost its words)
+    std::cerr << general_help(commands);
+    return kExitUsage;
+  }
   try {
     return run_command(parse_command_line(args, commands), commands);
   } catch (const UsageError& e) {
-    std::cerr << "gpusoc: error: " << e.what() << "\n";
+    std::cerr << "gpusoc: error: " << printable(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "gpusoc: error: " << e.what() << "\n";
+    std::cerr << "gpusoc: error: " << printable(e.what()) << "\n";
     return kExitError;
   } catch (...) {
     std::cerr << "gpusoc: error: unknown exception\n";

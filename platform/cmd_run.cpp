@@ -11,6 +11,7 @@
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
+#include "platform/number_text.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/apps.h"
 #include "sw/apps/functional_app_device.h"
@@ -26,31 +27,25 @@ const apps::App& find(const std::string& name) {
   throw UsageError("unknown app '" + name + "' (apps: " + names + "; see gpusoc list)");
 }
 
-uint64_t parse_size(const std::string& text) {
-  try {
-    size_t used = 0;
-    const uint64_t size = std::stoull(text, &used);
-    if (used == text.size() && size > 0) return size;
-  } catch (const std::exception&) {
-  }
-  throw UsageError("size '" + text + "': expected a positive integer");
-}
-
-// The size from --size, or from the app's own arguments after "--" ("--size N" or "N").
+// The size from --size, or from the app's own arguments after "--" ("--size N" or "N"), within
+// the app's range.
 uint64_t app_size(const CommandContext& ctx, const apps::App& app) {
+  const auto parse = [&](const std::string& text) {
+    return integer_option(app.name + " --size", text, app.size.min, app.size.max);
+  };
   uint64_t size = app.default_size;
-  if (auto s = ctx.options.get("size")) size = parse_size(*s);
+  if (auto s = ctx.options.get("size")) size = parse(*s);
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     const std::string& a = ctx.args[i];
     if (a == "--size" && i + 1 < ctx.args.size()) {
-      size = parse_size(ctx.args[++i]);
+      size = parse(ctx.args[++i]);
     } else if (a.rfind("--size=", 0) == 0) {
-      size = parse_size(a.substr(7));
+      size = parse(a.substr(7));
     } else if (i == 1 && a.rfind("--", 0) != 0) {
-      size = parse_size(a);
+      size = parse(a);
     } else {
       throw UsageError(fmt::format("{}: unknown app argument '{}' (apps take --size N, the {})",
-                                   app.name, a, app.size_meaning));
+                                   app.name, a, app.size.meaning));
     }
   }
   return size;
@@ -107,8 +102,9 @@ int run(const CommandContext& ctx) {
 
 int list(const CommandContext&) {
   for (const apps::App& a : apps::all_apps()) {
-    std::cout << fmt::format("{:<16} {} (size: {}, default {}){}\n", a.name, a.description,
-                             a.size_meaning, a.default_size, a.needs_soc ? " [SoC only]" : "");
+    std::cout << fmt::format("{:<16} {} (size: {}, default {}, {} to {}){}\n", a.name,
+                             a.description, a.size.meaning, a.default_size, a.size.min, a.size.max,
+                             a.needs_soc ? " [SoC only]" : "");
   }
   return 0;
 }

@@ -60,6 +60,7 @@ struct CommonOptions {
   std::string log_level = "info";
   std::vector<std::string> log_rules;  // "MODULE=LEVEL"
   std::optional<std::string> stats_out;
+  std::optional<double> max_wall_seconds;
 };
 
 // What a command gets: everything already parsed, loaded and validated.

@@ -4,9 +4,12 @@
 
 #include "models/common/error.h"
 #include "models/common/spelling.h"
+#include "platform/number_text.h"
 
 namespace gpusoc::platform {
 namespace {
+
+constexpr double kMaxWallSeconds = 1e7;  // about four months
 
 bool is_option(const std::string& token) {
   return token.size() > 1 && token[0] == '-';
@@ -82,6 +85,8 @@ void fill_common(const OptionValues& values, CommonOptions& common) {
   common.log_level = values.get("log-level").value_or(common.log_level);
   common.log_rules = values.all("log");
   common.stats_out = values.get("stats-out");
+  if (const auto seconds = values.get("max-wall"))
+    common.max_wall_seconds = positive_real_option("--max-wall", *seconds, kMaxWallSeconds);
 }
 
 }  // namespace
@@ -95,7 +100,8 @@ const std::vector<OptionSpec>& global_options() {
        "error, critical, off"},
       {"log", "MODULE=LEVEL", "log level of the modules MODULE matches, e.g. sm=debug; repeatable",
        true},
-      {"stats-out", "FILE", "write statistics to FILE: .json, .csv or .txt (summary table)"}};
+      {"stats-out", "FILE", "write statistics to FILE: .json, .csv or .txt (summary table)"},
+      {"max-wall", "SECONDS", "stop the run with an error after this much wall-clock time"}};
   return options;
 }
 

@@ -64,10 +64,10 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
       bindings_(kCheckProtocol.get(config)),
       stats_(stats_parent, basename()) {
   if (spec_.sm.warp_size != ptx::kWarpSize) {
-    throw ConfigError(fmt::format("{}: sm.warp_size = {}: the SMs run {}-thread warps, as PTX "
-                                  "defines them",
-                                  config.origin("sm.warp_size"), spec_.sm.warp_size,
-                                  ptx::kWarpSize));
+    throw ConfigError(
+        fmt::format("{}: sm.warp_size = {}: the SMs run {}-thread warps, as PTX "
+                    "defines them",
+                    config.origin("sm.warp_size"), spec_.sm.warp_size, ptx::kWarpSize));
   }
   MemoryTargetConfig memory;
   memory.base = ptx::kGlobalBase;
@@ -169,7 +169,8 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
   sm::LtSmTiming timing = sm::LtSmTiming::from_config(config);
   timing.clock_mhz = spec_.clock.shader_mhz;
   for (uint32_t i = 0; i < count; ++i)
-    add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing, stats_));
+    add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing,
+                                             stats_));
 }
 
 GpuSoc::~GpuSoc() = default;
@@ -213,6 +214,7 @@ ptx::DeviceOptions functional_device_options(const Config& config) {
   o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
   o.device_memory_bytes = spec.memory.capacity_bytes;
   simt_settings(config, o.simt_model, o.simt_deadlock_instructions);
+  o.watchdog = gigathread::DispatcherConfig::from_config(config).watchdog;
   return o;
 }
 

@@ -3,20 +3,16 @@
 #include <fmt/format.h>
 
 #include "models/common/error.h"
+#include "platform/number_text.h"
 
 namespace gpusoc::platform {
 namespace {
 
-// A decimal integer in [min, max], or nothing.
 bool parse_integer(const std::string& text, uint64_t min, uint64_t max, uint64_t& out) {
-  if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  try {
-    out = std::stoull(text);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return out >= min && out <= max;
+  const std::optional<uint64_t> value = unsigned_integer(text);
+  if (!value || *value < min || *value > max) return false;
+  out = *value;
+  return true;
 }
 
 }  // namespace
@@ -40,11 +36,7 @@ Dim3 parse_dim3(const std::string& option, const std::string& text, const Dim3& 
 }
 
 uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_t max) {
-  uint64_t v = 0;
-  if (!parse_integer(text, 0, max, v))
-    throw UsageError(
-        fmt::format("--{} '{}': expected a number of bytes from 0 to {}", option, text, max));
-  return v;
+  return integer_option("--" + option, text, 0, max);
 }
 
 }  // namespace gpusoc::platform

@@ -1,6 +1,7 @@
 #include "platform/soc_platform.h"
 
 #include "models/common/error.h"
+#include "models/common/wall_deadline.h"
 #include "models/host/host_system.h"
 #include "platform/gpu_soc.h"
 
@@ -51,7 +52,13 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
   // The host program's end stops the simulation; SystemC would announce that as news.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  // Simulated time runs in slices so that --max-wall is checked between them, here on the main
+  // stack rather than inside a SystemC process. The slices change no event's order.
+  const sc_core::sc_time slice(10, sc_core::SC_US);
+  do {
+    sc_core::sc_start(slice);  // SC_RUN_TO_TIME: time moves on even between sparse events
+    check_wall_deadline();
+  } while (!impl_->host.cpu.finished() && sc_core::sc_pending_activity());
   impl_->host.cpu.rethrow_program_error();
   return returned;
 }

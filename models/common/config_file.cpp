@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
+
+#include <fmt/format.h>
 
 #include "models/common/error.h"
 
@@ -9,6 +12,54 @@ namespace gpusoc {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Configurations nest a few levels (sm.l1.size_bytes); far deeper is a broken or hostile file,
+// whose recursion through the settings would overflow the stack.
+constexpr int kMaxNesting = 32;
+
+// Watches the parse for what JSON allows but a configuration must not have: nesting beyond
+// kMaxNesting and a key given twice in one object (JSON keeps the last silently).
+class ShapeCheck {
+ public:
+  explicit ShapeCheck(const std::string& shown) : shown_(shown) {}
+
+  bool operator()(int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (depth > kMaxNesting)
+      throw ConfigError(
+          fmt::format("{}: nested deeper than {} levels at '{}'", shown_, kMaxNesting, path()));
+    if (event == Event::object_start || event == Event::array_start) {
+      frames_.push_back({event == Event::array_start, {}, ""});
+    } else if (event == Event::object_end || event == Event::array_end) {
+      frames_.pop_back();
+    } else if (event == Event::key) {
+      Frame& frame = frames_.back();
+      frame.current = parsed.get<std::string>();
+      if (!frame.keys.insert(frame.current).second)
+        throw ConfigError(fmt::format("{}: key '{}' is given twice", shown_, path()));
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::set<std::string> keys;
+    std::string current;
+  };
+  std::string path() const {
+    std::string out;
+    for (const Frame& frame : frames_) {
+      if (frame.array)
+        out += "[]";
+      else if (!frame.current.empty())
+        out += (out.empty() ? "" : ".") + frame.current;
+    }
+    return out;
+  }
+  const std::string& shown_;
+  std::vector<Frame> frames_;
+};
 
 class IncludeReader {
  public:
@@ -49,7 +100,7 @@ class IncludeReader {
     }
     nlohmann::json root;
     try {
-      root = nlohmann::json::parse(in);
+      root = nlohmann::json::parse(in, ShapeCheck(shown));
     } catch (const nlohmann::json::parse_error& e) {
       // Drop nlohmann's "[json.exception.parse_error.101] " prefix: it means nothing to users.
       const std::string what = e.what();

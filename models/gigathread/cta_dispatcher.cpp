@@ -15,17 +15,29 @@ const Param<std::string> kPolicy{"gigathread.dispatch_policy", "round_robin", ""
                                  "how the CTA distributor picks an SM for each CTA: round_robin "
                                  "(across GPCs, then TPCs) or fill (lowest SM with room)",
                                  OneOf{"round_robin", "fill"}};
-const Param<uint64_t> kWatchdog{"gigathread.watchdog_warp_instructions", 0, "instructions",
+const ptx::LaunchWatchdog kWatchdogDefaults;
+const Param<uint64_t> kWatchdog{"gigathread.watchdog_warp_instructions",
+                                kWatchdogDefaults.launch_instructions, "instructions",
                                 "stops a launch that runs more warp instructions than this with "
-                                "a launch failure (an endless loop, say); 0: no limit",
+                                "a launch failure and a report of its warps (an endless loop "
+                                "that stores as it goes, say); 0: no limit",
                                 Range{0, 1e18}};
+const Param<uint64_t> kNoProgress{
+    "gigathread.watchdog_no_progress_instructions", kWatchdogDefaults.no_progress_instructions,
+    "instructions",
+    "stops a launch with a report of its warps when one warp runs this many instructions "
+    "without forward progress (no store to global or shared memory, no atomic that changed "
+    "memory, no barrier passed, no thread exiting): an endless loop, a spin on a flag nothing "
+    "sets; 0: no check",
+    Range{0, 1e18}};
 
 }  // namespace
 
 DispatcherConfig DispatcherConfig::from_config(const Config& config) {
   DispatcherConfig c;
   c.policy = kPolicy.get(config);
-  c.watchdog_warp_instructions = kWatchdog.get(config);
+  c.watchdog.launch_instructions = kWatchdog.get(config);
+  c.watchdog.no_progress_instructions = kNoProgress.get(config);
   return c;
 }
 
@@ -129,7 +141,7 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   l.stack_bytes_per_thread = config_.limits.stack_bytes_per_thread;
   l.reserved_shared_bytes = config_.limits.reserved_shared_per_cta;
   l.grid_id = next_grid_id_++;
-  l.watchdog_warp_instructions = config_.watchdog_warp_instructions;
+  l.watchdog = config_.watchdog;
   l.simt_model = config_.simt_model;
   l.simt_deadlock_instructions = config_.simt_deadlock_instructions;
   l.printf_sink = printf_sink_;
@@ -166,7 +178,7 @@ void CtaDispatcher::dispatch() {
       ++grid->resident;
       ++ctas_;
       sms_[s]->launch_cta(grid->work, ptx::Dim3(uint32_t(i % dims.x), uint32_t(i / dims.x % dims.y),
-                                               uint32_t(i / dims.x / dims.y)));
+                                                uint32_t(i / dims.x / dims.y)));
     }
   }
 }

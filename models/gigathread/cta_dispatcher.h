@@ -27,10 +27,10 @@ struct DispatcherConfig {
   SmLimits limits;
   std::vector<SmPlace> places;  // one per SM, in SM order
   std::string policy = "round_robin";
-  uint64_t watchdog_warp_instructions = 0;  // per launch; 0: none
+  ptx::LaunchWatchdog watchdog;
   ptx::SimtModel simt_model = ptx::SimtModel::Stack;  // the SMs' (the platform sets both)
   uint64_t simt_deadlock_instructions = 0;
-  /// Reads gigathread.dispatch_policy and gigathread.watchdog_warp_instructions; the platform
+  /// Reads gigathread.dispatch_policy and gigathread.watchdog_*; the platform
   /// fills limits and places from the GPU specification.
   static DispatcherConfig from_config(const Config& config);
 };

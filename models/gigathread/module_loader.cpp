@@ -127,16 +127,18 @@ cmd::ErrorCode ModuleLoader::read_text(uint64_t address, uint64_t bytes, const c
   text.clear();
   if (bytes == 0) return cmd::ErrorCode::None;
   if (bytes > config_.max_module_bytes) {
-    problem = fmt::format("{}: error: {} bytes of {} exceed the limit of {} bytes "
-                          "(gigathread.max_module_bytes)\n",
-                          file, bytes, what, config_.max_module_bytes);
+    problem = fmt::format(
+        "{}: error: {} bytes of {} exceed the limit of {} bytes "
+        "(gigathread.max_module_bytes)\n",
+        file, bytes, what, config_.max_module_bytes);
     return cmd::ErrorCode::ModuleLoadFailed;
   }
   const uint64_t vram_end = config_.vram_base + config_.vram_bytes;
   if (address < config_.vram_base || address > vram_end || vram_end - address < bytes) {
-    problem = fmt::format("{}: error: the {} [0x{:x}, 0x{:x}) is not inside VRAM "
-                          "[0x{:x}, 0x{:x})\n",
-                          file, what, address, address + bytes, config_.vram_base, vram_end);
+    problem = fmt::format(
+        "{}: error: the {} [0x{:x}, 0x{:x}) is not inside VRAM "
+        "[0x{:x}, 0x{:x})\n",
+        file, what, address, address + bytes, config_.vram_base, vram_end);
     return cmd::ErrorCode::DeviceAccessFault;
   }
   text.assign(bytes, '\0');
@@ -152,8 +154,23 @@ cmd::ErrorCode ModuleLoader::read_text(uint64_t address, uint64_t bytes, const c
 
 ModuleLoadOutcome ModuleLoader::load(const ModuleLoadRequest& request) {
   using cmd::ErrorCode;
-  const std::string file = fmt::format("ptx@0x{:x}", request.text_address);
-  const std::string report_file = fmt::format("ptxas@0x{:x}", request.report_address);
+  // Messages name the module as the driver named it, else by where its text lies.
+  std::string file = fmt::format("ptx@0x{:x}", request.text_address);
+  std::string report_file = fmt::format("ptxas@0x{:x}", request.report_address);
+  if (request.name_address != 0) {
+    std::string name, problem;
+    const uint64_t vram_end = config_.vram_base + config_.vram_bytes;
+    const uint64_t bytes = request.name_address < vram_end
+                               ? std::min(cmd::kMaxModuleNameBytes, vram_end - request.name_address)
+                               : cmd::kMaxModuleNameBytes;
+    if (read_text(request.name_address, bytes, "module name", file, name, problem) !=
+        cmd::ErrorCode::None)
+      return failure(cmd::ErrorCode::DeviceAccessFault, request, problem);
+    if (!name.empty()) {
+      file = name;
+      report_file = name + " (ptxas report)";
+    }
+  }
   auto fail = [&](ErrorCode code, const std::string& problems, uint64_t required = 0) {
     return failure(code, request, problems, required);
   };

@@ -23,7 +23,8 @@ namespace gpusoc::gigathread {
 struct ModuleLoadRequest {
   uint64_t text_address = 0, text_bytes = 0;      // the PTX, in VRAM
   uint64_t report_address = 0, report_bytes = 0;  // its ptxas report, in VRAM; 0 bytes: none
-  uint64_t buffer_bytes = 0;                      // the result buffer's size
+  uint64_t name_address = 0;  // its name (NUL-terminated, in VRAM) for messages; 0: none
+  uint64_t buffer_bytes = 0;  // the result buffer's size
 };
 
 struct ModuleLoadOutcome {

@@ -250,7 +250,8 @@ PacketResult PacketExecutor::module_load(const cmd::Packet& p) {
                               "8-byte aligned and hold at least the {}-byte header",
                               buffer, buffer_bytes, sizeof(cmd::ModuleLoadResult)));
   }
-  ModuleLoadOutcome out = services_.modules.load({p.a[0], p.a[1], p.a[4], p.a[5], buffer_bytes});
+  ModuleLoadOutcome out =
+      services_.modules.load({p.a[0], p.a[1], p.a[4], p.a[5], p.a[6], buffer_bytes});
   PacketResult w = host_write(buffer, out.result.data(), out.result.size(), "the ModuleLoadResult");
   if (w.error != ErrorCode::None) {
     std::string ignored;  // the host cannot learn the module's id: do not keep it

@@ -23,9 +23,13 @@ enum class Opcode : uint32_t {
                      //     the timestamp, usually with kFlagInterrupt so the host can sleep
   ModuleLoad = 7,    // a0: device address of PTX text, a1: its bytes, a2: host address of a
                      //     ModuleLoadResult buffer, a3: the buffer's bytes, a4: device address
-                     //     of a ptxas report for the module (0: none), a5: its bytes
+                     //     of a ptxas report for the module (0: none), a5: its bytes, a6:
+                     //     device address of the module's name for messages (0: none)
   ModuleUnload = 8,  // a0: module id
 };
+
+/// The longest module name a ModuleLoad reads at a6, its NUL included.
+constexpr uint64_t kMaxModuleNameBytes = 256;
 
 /// Packet flags.
 constexpr uint32_t kFlagInterrupt = 1u << 0;  // raise INTR_FENCE when the packet completes
@@ -38,7 +42,7 @@ struct Packet {
 static_assert(sizeof(Packet) == 64, "packets are 64 bytes");
 
 enum class CopyDirection : uint64_t {
-  HostToDevice = 0,    // source: host address, destination: device address
+  HostToDevice = 0,  // source: host address, destination: device address
   DeviceToHost = 1,
   DeviceToDevice = 2,
 };
@@ -50,9 +54,9 @@ struct LaunchDescriptor {
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t dynamic_shared_bytes = 0;
-  uint32_t param_bytes = 0;     // must equal the kernel's parameter buffer size
-  uint64_t param_address = 0;   // host address of the parameter buffer
-  uint64_t stats_address = 0;   // host address of a LaunchStatsRecord, or 0
+  uint32_t param_bytes = 0;    // must equal the kernel's parameter buffer size
+  uint64_t param_address = 0;  // host address of the parameter buffer
+  uint64_t stats_address = 0;  // host address of a LaunchStatsRecord, or 0
 };
 static_assert(sizeof(LaunchDescriptor) == 56, "layout is part of the ABI");
 
@@ -64,7 +68,7 @@ struct LaunchStatsRecord {
   uint64_t thread_instructions = 0;
   uint64_t ctas = 0;
   uint64_t warps = 0;
-  uint64_t occupancy_warp_ps = 0;  // integral of resident warps over time, in warp x ps
+  uint64_t occupancy_warp_ps = 0;   // integral of resident warps over time, in warp x ps
   uint64_t max_resident_warps = 0;  // what the SMs could hold at once for this kernel
 };
 
@@ -77,16 +81,16 @@ struct SemaphoreRecord {
 /// Error codes of CH_ERROR (bar0_map.h).
 enum class ErrorCode : uint32_t {
   None = 0,
-  InvalidPacket = 1,           // unknown opcode or bad packet field
-  InvalidKernel = 2,           // the kernel handle names no loaded kernel
-  InvalidLaunchConfig = 3,     // zero or too-large dimensions
-  LaunchOutOfResources = 4,    // a CTA does not fit an SM (threads, registers, shared memory)
-  InvalidLaunchParams = 5,     // param_bytes differs from the kernel's
-  LaunchFailed = 6,            // a kernel faulted while running (illegal address, trap, ...)
-  HostAccessFault = 7,         // a DMA to or from host memory was refused
-  DeviceAccessFault = 8,       // a copy or memset outside VRAM
-  ModuleLoadFailed = 9,        // the PTX did not load; the result buffer lists why
-  InvalidModule = 10,          // ModuleUnload of an unknown module id
+  InvalidPacket = 1,         // unknown opcode or bad packet field
+  InvalidKernel = 2,         // the kernel handle names no loaded kernel
+  InvalidLaunchConfig = 3,   // zero or too-large dimensions
+  LaunchOutOfResources = 4,  // a CTA does not fit an SM (threads, registers, shared memory)
+  InvalidLaunchParams = 5,   // param_bytes differs from the kernel's
+  LaunchFailed = 6,          // a kernel faulted while running (illegal address, trap, ...)
+  HostAccessFault = 7,       // a DMA to or from host memory was refused
+  DeviceAccessFault = 8,     // a copy or memset outside VRAM
+  ModuleLoadFailed = 9,      // the PTX did not load; the result buffer lists why
+  InvalidModule = 10,        // ModuleUnload of an unknown module id
 };
 
 /// "InvalidKernel", "HostAccessFault", ... as docs/commands.md names them; "unknown" for a value
@@ -124,9 +128,9 @@ constexpr const char* error_name(ErrorCode code) {
 /// then `strings_bytes` of names (each NUL-terminated), then `diagnostics_bytes` of text (load
 /// errors, one per line) — each part 8-byte aligned (module_load_result_layout).
 struct ModuleLoadResult {
-  uint32_t status = 0;        // ErrorCode: None, ModuleLoadFailed or DeviceAccessFault (the
-                              // same code CH_ERROR gets). A buffer too small for the result:
-                              // ModuleLoadFailed, nothing loaded, required_bytes > its size
+  uint32_t status = 0;  // ErrorCode: None, ModuleLoadFailed or DeviceAccessFault (the
+                        // same code CH_ERROR gets). A buffer too small for the result:
+                        // ModuleLoadFailed, nothing loaded, required_bytes > its size
   uint32_t module_id = 0;
   uint32_t num_kernels = 0;
   uint32_t num_globals = 0;
@@ -148,10 +152,10 @@ enum class RegisterSource : uint32_t {
 };
 
 struct KernelEntry {
-  uint32_t name_offset = 0;       // mangled name: offset in the string table
-  uint32_t name_bytes = 0;        // and length, without its NUL
-  uint64_t handle = 0;            // for LaunchDescriptor::kernel
-  uint32_t first_param = 0;       // index into the ParamEntry array
+  uint32_t name_offset = 0;  // mangled name: offset in the string table
+  uint32_t name_bytes = 0;   // and length, without its NUL
+  uint64_t handle = 0;       // for LaunchDescriptor::kernel
+  uint32_t first_param = 0;  // index into the ParamEntry array
   uint32_t num_params = 0;
   uint32_t param_buffer_bytes = 0;
   uint32_t static_shared_bytes = 0;

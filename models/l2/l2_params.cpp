@@ -14,7 +14,7 @@ const mempart::RopConfig kRop;
 
 const Param<uint64_t> kSize{"l2.size_bytes", kL2.size_bytes, "bytes",
                             "capacity of one L2 slice; 0: no L2 (packets pass through to memory)",
-                            Range{0, uint64_t(1) << 34}};
+                            Range{0, uint64_t(1) << 30}};
 const Param<U32> kWays{"l2.ways", kL2.ways, "ways", "L2 associativity", Range{1, 64}};
 const Param<U32> kLine{"l2.line_bytes", kL2.line_bytes, "bytes",
                        "L2 line size (32-byte sectors; a packet lies within one line)",

@@ -74,6 +74,11 @@ L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, const std::string& prefi
     ways = c.ways;
     sets = uint32_t(c.size_bytes / (uint64_t(c.line_bytes) * c.ways));
     sets_power_of_two = power_of_two(sets);
+    // Per line a tag, three sector masks and a replacement byte; per set two way masks.
+    const uint64_t lines = uint64_t(sets) * ways;
+    tag_memory = HostMemoryClaim(prefix + ".size_bytes", c.size_bytes,
+                                 lines * (sizeof(uint64_t) + 3 * sizeof(uint32_t) + 1) +
+                                     uint64_t(sets) * 2 * sizeof(uint64_t));
     tag.assign(size_t(sets) * ways, kNoLine);
     valid.assign(tag.size(), 0);
     dirty.assign(tag.size(), 0);

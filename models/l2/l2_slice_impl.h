@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/host_memory.h"
 #include "models/l2/l2_slice.h"
 
 namespace gpusoc::l2 {
@@ -107,6 +108,7 @@ struct L2Slice::Impl {
   bool sets_power_of_two = false;
   uint64_t line_mask = 0;
 
+  HostMemoryClaim tag_memory;  // what the tag state below takes of the host
   // The tag array, flat over set * ways + way.
   std::vector<uint64_t> tag;
   std::vector<uint32_t> valid, dirty, pending;  // sector masks; pending: the MSHR or kNone

@@ -16,7 +16,6 @@
 namespace gpusoc::memsys {
 namespace {
 
-constexpr uint32_t kMaxBytes = 4096;
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
 
 bool is_space(char c) {
@@ -91,6 +90,8 @@ class TextTraceReader : public TraceSource {
     return false;
   }
 
+  std::string position() const override { return fmt::format("{}:{}", label_, line_number_); }
+
  private:
   [[noreturn]] void fail(const std::string& what) const {
     throw ConfigError(fmt::format("{}:{}: {}", label_, line_number_, what));
@@ -124,8 +125,8 @@ class TextTraceReader : public TraceSource {
     uint64_t bytes = 0;
     if (!parse_u64(size, 10, bytes))
       fail(fmt::format("bad size '{}' (expected decimal bytes)", size));
-    if (bytes == 0 || bytes > kMaxBytes)
-      fail(fmt::format("size {} bytes is outside 1 .. {}", size, kMaxBytes));
+    if (bytes == 0 || bytes > kMaxTraceRequestBytes)
+      fail(fmt::format("size {} bytes is outside 1 .. {}", size, kMaxTraceRequestBytes));
 
     if (const std::string_view extra = next_field(rest); !extra.empty())
       fail(fmt::format("unexpected '{}' after the size", extra));

@@ -28,6 +28,9 @@
 
 namespace gpusoc::memsys {
 
+/// The largest request of a trace or a pattern, in bytes.
+constexpr uint32_t kMaxTraceRequestBytes = 4096;
+
 struct TraceRequest {
   uint64_t time_ps = 0;
   bool write = false;
@@ -40,6 +43,9 @@ class TraceSource {
   virtual ~TraceSource() = default;
   /// The next request; false at the end. ConfigError naming the file and line on bad input.
   virtual bool next(TraceRequest& request) = 0;
+  /// Where the last request came from, for errors about it: "trace.txt:12", "request 7 of
+  /// --pattern stream".
+  virtual std::string position() const = 0;
 };
 
 /// Reads the text format from `in`; errors name `label` (the file name) and the line.
@@ -50,9 +56,9 @@ std::unique_ptr<TraceSource> open_trace_file(const std::string& path);
 struct PatternSpec {
   std::string pattern = "stream";  // as --pattern spells it: stream, random, stride:N, mix:R
   uint64_t requests = 1000000;
-  uint32_t bytes = 32;                  // per request (1 .. 4096)
+  uint32_t bytes = 32;  // per request (1 .. 4096)
   uint64_t base = 0;
-  uint64_t footprint = 256ull << 20;    // bytes, >= bytes
+  uint64_t footprint = 256ull << 20;  // bytes, >= bytes
   uint64_t seed = 1;
   double rate_gbps = 0;  // offered load; 0: every request at time 0
 };

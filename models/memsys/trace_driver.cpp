@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/common/error.h"
+#include "models/common/wall_deadline.h"
 
 namespace gpusoc::memsys {
 namespace {
@@ -33,10 +34,24 @@ double TraceRunResult::latency_quantile_ns(double fraction) const {
   return double(latency_counts.size() - 1) * cycle_ps / 1000.0;
 }
 
-TraceDriver::TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns)
+TraceDriver::TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns,
+                         TraceAddressRange range)
     : hierarchy_(hierarchy),
       ports_(std::max(1u, ports)),
-      fixed_cycles_(uint64_t(std::llround(fixed_latency_ns * 1000.0 / hierarchy.cycle_ps()))) {}
+      fixed_cycles_(uint64_t(std::llround(fixed_latency_ns * 1000.0 / hierarchy.cycle_ps()))),
+      range_(std::move(range)) {}
+
+void TraceDriver::check_address(const TraceSource& source, const TraceRequest& request) const {
+  // Written without overflow: an address near 2^64 plus its size must not wrap into range.
+  const bool inside = request.address >= range_.base &&
+                      request.address - range_.base <= range_.bytes &&
+                      request.bytes <= range_.bytes - (request.address - range_.base);
+  if (!inside)
+    throw ConfigError(fmt::format(
+        "{}: {} bytes at {:#x} are outside device memory [{:#x}, {:#x}) ({} = {} bytes)",
+        source.position(), request.bytes, request.address, range_.base, range_.base + range_.bytes,
+        range_.key, range_.bytes));
+}
 
 uint32_t TraceDriver::allocate_slot() {
   if (free_slots_.empty()) {
@@ -88,7 +103,12 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
   std::vector<HierarchyCompletion> done;
   const double cycle_ps = hierarchy_.cycle_ps();
   TraceRequest next;
-  bool have_next = source.next(next);
+  const auto take = [&] {
+    const bool taken = source.next(next);
+    if (taken) check_address(source, next);
+    return taken;
+  };
+  bool have_next = take();
   uint32_t next_port = 0;
   uint64_t now = 0;
   uint64_t idle_rounds = 0;    // rounds at one cycle in which nothing happened
@@ -128,11 +148,12 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
         result.bytes += next.bytes;
         busy_ports_.push_back(next_port);
         next_port = (next_port + 1) % uint32_t(ports_.size());
-        have_next = source.next(next);
+        have_next = take();
         moved = true;
       }
     }
     if (outstanding_ == 0 && !have_next) break;
+    check_wall_deadline();
     uint64_t t = hierarchy_.next_event();
     if (have_next && !ports_[next_port].busy)
       t = std::min(t, std::max(now, uint64_t(std::ceil(double(next.time_ps) / cycle_ps))));

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/memsys/mem_trace.h"
@@ -32,13 +33,23 @@ struct TraceRunResult {
   double latency_quantile_ns(double fraction) const;
 };
 
+/// The addresses a trace may name: device memory, `bytes` from `base`. Beyond it the address
+/// mapping would alias, so such a request is an error naming its line and `key`.
+struct TraceAddressRange {
+  uint64_t base = 0;
+  uint64_t bytes = ~uint64_t(0);
+  std::string key;  // the parameter that sets `bytes`, for the error
+};
+
 class TraceDriver {
  public:
   /// Requests are offered on ports 0 .. ports - 1 of `hierarchy` (at most its own); every reply
   /// arrives `fixed_latency_ns` after the hierarchy delivers it (HierarchyConfig).
-  TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns = 0);
-  /// Runs the whole trace and waits for every reply; ModelError if the hierarchy stops making
-  /// progress with requests outstanding.
+  TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns = 0,
+              TraceAddressRange range = {});
+  /// Runs the whole trace and waits for every reply. ConfigError naming the request's position
+  /// when it leaves the address range; ModelError if the hierarchy stops making progress with
+  /// requests outstanding.
   TraceRunResult run(TraceSource& source);
 
  private:
@@ -58,6 +69,7 @@ class TraceDriver {
     bool offered = false;  // every packet is offered
   };
   bool offer_packets(uint32_t port, uint64_t cycle);
+  void check_address(const TraceSource& source, const TraceRequest& request) const;
   void complete(const HierarchyCompletion& c, TraceRunResult& result);
   uint32_t allocate_slot();
 
@@ -68,6 +80,7 @@ class TraceDriver {
   std::vector<uint32_t> free_slots_;
   uint64_t outstanding_ = 0;
   uint64_t fixed_cycles_ = 0;
+  TraceAddressRange range_;
 };
 
 }  // namespace gpusoc::memsys

@@ -15,8 +15,6 @@
 namespace gpusoc::memsys {
 namespace {
 
-constexpr uint32_t kMaxBytes = 4096;
-
 class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
@@ -39,6 +37,7 @@ class PatternSource : public TraceSource {
  protected:
   explicit PatternSource(const PatternSpec& spec)
       : bytes_(spec.bytes),
+        pattern_(spec.pattern),
         left_(spec.requests),
         interval_ps_(spec.rate_gbps > 0 ? spec.bytes * 1000.0 / spec.rate_gbps : 0.0) {}
   // The next request's time and size; false when none is left.
@@ -49,9 +48,13 @@ class PatternSource : public TraceSource {
     request.bytes = bytes_;
     return true;
   }
+  std::string position() const override {
+    return fmt::format("request {} of --pattern {}", index_ - 1, pattern_);
+  }
   uint32_t bytes_;
 
  private:
+  std::string pattern_;
   uint64_t left_, index_ = 0;
   double interval_ps_;
 };
@@ -130,8 +133,9 @@ double parse_read_fraction(const PatternSpec& spec, std::string_view text) {
 }  // namespace
 
 std::unique_ptr<TraceSource> pattern_source(const PatternSpec& spec) {
-  if (spec.bytes == 0 || spec.bytes > kMaxBytes)
-    bad(spec, fmt::format("request size {} bytes is outside 1 .. {}", spec.bytes, kMaxBytes));
+  if (spec.bytes == 0 || spec.bytes > kMaxTraceRequestBytes)
+    bad(spec,
+        fmt::format("request size {} bytes is outside 1 .. {}", spec.bytes, kMaxTraceRequestBytes));
   if (spec.footprint < spec.bytes)
     bad(spec, fmt::format("footprint {} bytes is smaller than one {}-byte request", spec.footprint,
                           spec.bytes));

@@ -17,21 +17,21 @@ constexpr uint32_t ID = 0x0000;            // RO 0x50554753 ("GPUS" little endia
 constexpr uint32_t VERSION = 0x0004;       // RO major << 16 | minor of this register map
 constexpr uint32_t VRAM_BASE_LO = 0x0008;  // RO device address where VRAM starts
 constexpr uint32_t VRAM_BASE_HI = 0x000C;
-constexpr uint32_t VRAM_SIZE_LO = 0x0010;  // RO bytes of VRAM the driver may allocate
-constexpr uint32_t VRAM_SIZE_HI = 0x0014;  //    (the firmware heap above it is excluded)
-constexpr uint32_t NUM_CHANNELS = 0x0018;  // RO command channels
+constexpr uint32_t VRAM_SIZE_LO = 0x0010;      // RO bytes of VRAM the driver may allocate
+constexpr uint32_t VRAM_SIZE_HI = 0x0014;      //    (the firmware heap above it is excluded)
+constexpr uint32_t NUM_CHANNELS = 0x0018;      // RO command channels
 constexpr uint32_t NUM_COPY_ENGINES = 0x001C;  // RO
-constexpr uint32_t BAR1_WINDOW_LO = 0x0020;  // RW VRAM offset the BAR1 aperture starts at
-constexpr uint32_t BAR1_WINDOW_HI = 0x0024;  //    (a multiple of the BAR1 size)
-constexpr uint32_t INTR_STATUS = 0x0100;   // RO latched interrupt causes (kIntr*)
-constexpr uint32_t INTR_MASK = 0x0104;     // RW 1 enables a cause; reset 0
-constexpr uint32_t INTR_CLEAR = 0x0108;    // WO write 1s to clear causes
-constexpr uint32_t ERROR_STATUS = 0x0110;  // RO latched errors (kError*)
-constexpr uint32_t ERROR_CLEAR = 0x0114;   // WO write 1s to clear errors
-constexpr uint32_t ERROR_OFFSET = 0x0118;  // RO BAR0 offset of the last refused MMIO access
+constexpr uint32_t BAR1_WINDOW_LO = 0x0020;    // RW VRAM offset the BAR1 aperture starts at
+constexpr uint32_t BAR1_WINDOW_HI = 0x0024;    //    (a multiple of the BAR1 size)
+constexpr uint32_t INTR_STATUS = 0x0100;       // RO latched interrupt causes (kIntr*)
+constexpr uint32_t INTR_MASK = 0x0104;         // RW 1 enables a cause; reset 0
+constexpr uint32_t INTR_CLEAR = 0x0108;        // WO write 1s to clear causes
+constexpr uint32_t ERROR_STATUS = 0x0110;      // RO latched errors (kError*)
+constexpr uint32_t ERROR_CLEAR = 0x0114;       // WO write 1s to clear errors
+constexpr uint32_t ERROR_OFFSET = 0x0118;      // RO BAR0 offset of the last refused MMIO access
 
 constexpr uint32_t kId = 0x50554753;
-constexpr uint32_t kVersion = 0x00020000;  // 2.0: ModuleLoadResult v2 (string table)
+constexpr uint32_t kVersion = 0x00020001;  // 2.1: ModuleLoad names its module (a6)
 
 // INTR_STATUS / INTR_MASK / INTR_CLEAR bits
 constexpr uint32_t kIntrFence = 1u << 0;  // a packet with kFlagInterrupt completed
@@ -48,9 +48,9 @@ constexpr uint32_t kErrorDma = 1u << 4;            // a DMA to host memory got a
 // ---- 0x1000: copy engines (models/pcie/copy_engine), 0x100 apart ---------------------------
 constexpr uint32_t kCopyEngineBase = 0x1000;
 constexpr uint32_t kCopyEngineStride = 0x100;
-constexpr uint32_t CE_STATUS = 0x00;      // RO bit 0: busy
-constexpr uint32_t CE_COPIES = 0x04;      // RO copies completed
-constexpr uint32_t CE_BYTES_LO = 0x08;    // RO bytes copied
+constexpr uint32_t CE_STATUS = 0x00;    // RO bit 0: busy
+constexpr uint32_t CE_COPIES = 0x04;    // RO copies completed
+constexpr uint32_t CE_BYTES_LO = 0x08;  // RO bytes copied
 constexpr uint32_t CE_BYTES_HI = 0x0C;
 constexpr uint32_t CE_BUSY_NS_LO = 0x10;  // RO simulated nanoseconds spent copying
 constexpr uint32_t CE_BUSY_NS_HI = 0x14;
@@ -60,22 +60,22 @@ constexpr uint32_t kChannelBase = 0x10000;
 constexpr uint32_t kChannelStride = 0x100;
 constexpr uint32_t CH_RING_BASE_LO = 0x00;  // RW host address of the ring, 64-byte aligned
 constexpr uint32_t CH_RING_BASE_HI = 0x04;
-constexpr uint32_t CH_RING_SIZE = 0x08;     // RW bytes; a power of two, 64 B to 16 MiB
-constexpr uint32_t CH_PUT = 0x0C;           // RW byte offset where the host writes next
-constexpr uint32_t CH_GET = 0x10;           // RO byte offset of the next packet the CP reads
-constexpr uint32_t CH_DOORBELL = 0x14;      // WO any write: fetch packets from GET up to PUT
-constexpr uint32_t CH_STATUS = 0x18;        // RO kChannel* bits
-constexpr uint32_t CH_ERROR = 0x1C;         // RO first ErrorCode (packets.h) since ERROR_CLEAR
-constexpr uint32_t CH_ERROR_GET = 0x20;     // RO ring offset of the packet that failed
-constexpr uint32_t CH_ERROR_CLEAR = 0x24;   // WO write 1: clear CH_ERROR and the error bit
-constexpr uint32_t CH_ERROR_LOG_LO = 0x28;  // RW host address of a buffer for error text
-constexpr uint32_t CH_ERROR_LOG_HI = 0x2C;  //    (NUL-terminated; 0: no text)
+constexpr uint32_t CH_RING_SIZE = 0x08;       // RW bytes; a power of two, 64 B to 16 MiB
+constexpr uint32_t CH_PUT = 0x0C;             // RW byte offset where the host writes next
+constexpr uint32_t CH_GET = 0x10;             // RO byte offset of the next packet the CP reads
+constexpr uint32_t CH_DOORBELL = 0x14;        // WO any write: fetch packets from GET up to PUT
+constexpr uint32_t CH_STATUS = 0x18;          // RO kChannel* bits
+constexpr uint32_t CH_ERROR = 0x1C;           // RO first ErrorCode (packets.h) since ERROR_CLEAR
+constexpr uint32_t CH_ERROR_GET = 0x20;       // RO ring offset of the packet that failed
+constexpr uint32_t CH_ERROR_CLEAR = 0x24;     // WO write 1: clear CH_ERROR and the error bit
+constexpr uint32_t CH_ERROR_LOG_LO = 0x28;    // RW host address of a buffer for error text
+constexpr uint32_t CH_ERROR_LOG_HI = 0x2C;    //    (NUL-terminated; 0: no text)
 constexpr uint32_t CH_ERROR_LOG_SIZE = 0x30;  // RW its size in bytes
-constexpr uint32_t CH_CONTROL = 0x34;       // RW bit 0: enable (the ring registers are read
-                                            //    when the channel is enabled)
+constexpr uint32_t CH_CONTROL = 0x34;         // RW bit 0: enable (the ring registers are read
+                                              //    when the channel is enabled)
 
-constexpr uint32_t kChannelBusy = 1u << 0;     // packets pending or executing
-constexpr uint32_t kChannelError = 1u << 1;    // CH_ERROR is non-zero
+constexpr uint32_t kChannelBusy = 1u << 0;   // packets pending or executing
+constexpr uint32_t kChannelError = 1u << 1;  // CH_ERROR is non-zero
 constexpr uint32_t kChannelEnabled = 1u << 2;
 
 constexpr uint32_t channel_offset(uint32_t ch, uint32_t reg) {

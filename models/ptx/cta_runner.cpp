@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/common/bit_count.h"
+#include "models/common/wall_deadline.h"
 
 namespace gpusoc::ptx {
 namespace {
@@ -73,18 +74,32 @@ void CtaRunner::release_completed() {
   }
 }
 
+std::string CtaRunner::warp_report() const {
+  std::string report = "; its warps:";
+  for (const Warp& w : warps_) {
+    if (w.state() != Warp::State::Done) report += "\n  " + w.describe();
+  }
+  return report;
+}
+
+void CtaRunner::stuck(const std::string& why) const {
+  throw ExecutionError(fmt::format("kernel '{}' block ({},{},{}): watchdog: {}{}",
+                                   launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z,
+                                   why, warp_report()));
+}
+
 void CtaRunner::deadlock() const {
   for (size_t id = 0; id < barriers_.size(); ++id) {
     const Barrier& b = barriers_[id];
     if (b.waiting.empty()) continue;
     throw ExecutionError(fmt::format(
         "kernel '{}' block ({},{},{}): deadlock at barrier {}: {} threads arrived, {} expected, "
-        "and no other thread can run",
+        "and no other thread can run{}",
         launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, id, b.arrived,
-        b.expected ? b.expected : live_threads()));
+        b.expected ? b.expected : live_threads(), warp_report()));
   }
-  throw ExecutionError(
-      fmt::format("kernel '{}': deadlock with no thread able to run", launch_.kernel->name));
+  throw ExecutionError(fmt::format("kernel '{}': deadlock with no thread able to run{}",
+                                   launch_.kernel->name, warp_report()));
 }
 
 bool CtaRunner::any_ready() const {
@@ -114,11 +129,20 @@ uint64_t CtaRunner::step(uint32_t w, uint64_t budget) {
   Warp& warp = warps_[w];
   const uint64_t ran = warp.run(budget);
   launch_.executed_warp_instructions += ran;
-  const uint64_t limit = launch_.watchdog_warp_instructions;
-  if (limit && launch_.executed_warp_instructions > limit) {
-    throw ExecutionError(fmt::format(
-        "kernel '{}' block ({},{},{}): watchdog: the launch ran more than {} warp instructions",
-        launch_.kernel->name, cta_.ctaid.x, cta_.ctaid.y, cta_.ctaid.z, limit));
+  const LaunchWatchdog& watchdog = launch_.watchdog;
+  if (watchdog.launch_instructions &&
+      launch_.executed_warp_instructions > watchdog.launch_instructions) {
+    stuck(
+        fmt::format("the launch ran more than {} warp instructions "
+                    "(gigathread.watchdog_warp_instructions)",
+                    watchdog.launch_instructions));
+  }
+  if (watchdog.no_progress_instructions && warp.state() == Warp::State::Ready &&
+      warp.warp_instructions() - warp.progress_at() > watchdog.no_progress_instructions) {
+    stuck(
+        fmt::format("warp {} made no forward progress in {} instructions "
+                    "(gigathread.watchdog_no_progress_instructions)",
+                    w, watchdog.no_progress_instructions));
   }
   // Only a warp that arrived at a barrier or finished can complete a barrier (a finishing warp
   // no longer counts) or leave the CTA without a runnable warp.
@@ -155,6 +179,7 @@ void CtaRunner::add_stats(LaunchStats& stats) const {
 void CtaRunner::run(Dim3 ctaid, uint32_t sm_id, LaunchStats& stats) {
   start(ctaid, sm_id);
   while (!finished()) {
+    check_wall_deadline();  // the functional device's run has no other place to stop
     for (uint32_t w = 0; w < warps_.size(); ++w) {
       if (warps_[w].state() == Warp::State::Ready) step(w, kWarpSlice);
     }

@@ -65,6 +65,8 @@ class CtaRunner {
   uint32_t live_threads() const;
   bool any_ready() const;
   [[noreturn]] void deadlock() const;
+  [[noreturn]] void stuck(const std::string& why) const;  // the watchdog's report
+  std::string warp_report() const;  // where each unfinished warp is and what it waits for
 
   const LaunchContext& launch_;
   CtaContext cta_;

@@ -111,11 +111,11 @@ const DeviceOptions& FunctionalDevice::options() const {
 Module FunctionalDevice::load_module(std::string_view text, std::string name,
                                      std::string_view ptxas_report, std::string report_name) {
   Diagnostics diags(name);
-  std::shared_ptr<Program> program =
-      load_program(ModuleSource{text, name, ptxas_report, report_name,
-                                RegisterTarget{impl_->options.registers_per_sm,
-                                               impl_->options.max_threads_per_sm}},
-                   *impl_, diags);
+  std::shared_ptr<Program> program = load_program(
+      ModuleSource{
+          text, name, ptxas_report, report_name,
+          RegisterTarget{impl_->options.registers_per_sm, impl_->options.max_threads_per_sm}},
+      *impl_, diags);
   if (!program) throw ModuleLoadError(diags.list());
   impl_->modules.push_back(program);
   return Module(program);
@@ -166,8 +166,8 @@ std::string dimension_problem(const Function& k, Dim3 g, Dim3 b, uint32_t max_th
     return fmt::format("grid ({},{},{}) and block ({},{},{}) must not have a zero dimension", g.x,
                        g.y, g.z, b.x, b.y, b.z);
   if (b.exceeds(kMaxBlock))
-    return fmt::format("block ({},{},{}) exceeds the limits ({},{},{})", b.x, b.y, b.z,
-                       kMaxBlock.x, kMaxBlock.y, kMaxBlock.z);
+    return fmt::format("block ({},{},{}) exceeds the limits ({},{},{})", b.x, b.y, b.z, kMaxBlock.x,
+                       kMaxBlock.y, kMaxBlock.z);
   if (b.count() > max_threads_per_cta)
     return fmt::format("block ({},{},{}) has {} threads; at most {} are allowed", b.x, b.y, b.z,
                        b.count(), max_threads_per_cta);
@@ -209,8 +209,7 @@ void check_launch(const Function& k, const LaunchConfig& c, const KernelArgs& ar
     fail(why);
   std::vector<uint32_t> sizes;
   for (const ParamSlot& p : k.params) sizes.push_back(p.size);
-  if (const std::string why = args.mismatch(k.name, sizes); !why.empty())
-    throw LaunchError(why);
+  if (const std::string why = args.mismatch(k.name, sizes); !why.empty()) throw LaunchError(why);
 }
 
 }  // namespace
@@ -239,7 +238,7 @@ void FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
   ctx.stack_bytes_per_thread = impl_->options.stack_bytes_per_thread;
   ctx.reserved_shared_bytes = impl_->options.reserved_shared_bytes_per_cta;
   ctx.grid_id = impl_->next_grid_id++;
-  ctx.watchdog_warp_instructions = impl_->options.watchdog_warp_instructions;
+  ctx.watchdog = impl_->options.watchdog;
   ctx.simt_model = impl_->options.simt_model;
   ctx.simt_deadlock_instructions = impl_->options.simt_deadlock_instructions;
   ctx.printf_sink = impl_->options.printf_sink;

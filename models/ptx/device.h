@@ -38,6 +38,19 @@ using DevicePtr = uint64_t;
 ///    themselves until the call returns.
 enum class SimtModel : uint8_t { Stack, Independent };
 
+/// Ends launches that would never end, with an ExecutionError reporting the CTA's warps: where
+/// each is and what it waits for. 0 turns a limit off. The defaults are the configuration's
+/// (gigathread.watchdog_*).
+struct LaunchWatchdog {
+  /// A warp that runs this many instructions without forward progress (Warp::progress_at: no
+  /// store to global or shared memory, no atomic that changed memory, no barrier passed, no lane
+  /// exiting) is stuck: an endless loop, or a spin on a flag nothing sets.
+  uint64_t no_progress_instructions = uint64_t(1) << 24;
+  /// Warp instructions a whole launch may run: the budget that ends endless kernels that do
+  /// store as they go.
+  uint64_t launch_instructions = 100'000'000'000;
+};
+
 /// Limits and identity of the functional device (taken from the configuration by callers).
 struct DeviceOptions {
   uint32_t num_sms = 2;  // %nsmid; CTAs are spread over %smid round-robin
@@ -49,9 +62,7 @@ struct DeviceOptions {
   uint32_t reserved_shared_bytes_per_cta = 0;     // by the system, beyond the kernel's
   uint32_t stack_bytes_per_thread = 1024;         // local memory: frames, depots, call parameters
   uint64_t device_memory_bytes = 4ull << 30;      // what malloc may hand out
-  /// Stops a launch that runs more warp instructions than this (an endless loop, say) with an
-  /// ExecutionError; 0 means no limit.
-  uint64_t watchdog_warp_instructions = 0;
+  LaunchWatchdog watchdog;
   SimtModel simt_model = SimtModel::Stack;
   /// Stack model: reports a SIMT deadlock (ExecutionError) when one path of a warp runs this many
   /// warp instructions while another path of the warp waits (LaunchContext); 0 means no check.

@@ -53,7 +53,7 @@ struct LaunchContext {
   /// Stack charged per call, for the return address and saved registers.
   static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
-  uint64_t watchdog_warp_instructions = 0;  // 0: no limit
+  LaunchWatchdog watchdog;
   SimtModel simt_model = SimtModel::Stack;
   /// Stack model: a warp path that runs this many warp instructions while another path of the
   /// same warp waits, never having had a turn, is a SIMT deadlock (ExecutionError naming the

@@ -22,7 +22,8 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   calls_.clear();
   independent_ = launch.simt_model == SimtModel::Independent;
   simt_deadlock_limit_ = independent_ ? 0 : launch.simt_deadlock_instructions;
-  warp_instructions_ = thread_instructions_ = path_start_ = 0;
+  warp_instructions_ = thread_instructions_ = path_start_ = progress_at_ = 0;
+  last_load_ = nullptr;
   class_counts_ = {};
   const size_t local_bytes = size_t(kWarpSize) * launch.local_bytes_per_thread();
   // Local memory is not cleared between CTAs: like registers, its initial contents are undefined.
@@ -260,6 +261,7 @@ void Warp::ret(LaneMask exec) {
 
 void Warp::exit_lanes(LaneMask exec) {
   exited_ |= exec;
+  progress_at_ = warp_instructions_;
   running_->pc++;
   select_active();
 }
@@ -310,6 +312,22 @@ void Warp::release_barrier(uint32_t red_result) {
     }
   }
   state_ = State::Ready;
+  progress_at_ = warp_instructions_;
+}
+
+std::string Warp::describe() const {
+  const uint32_t at = pc();
+  const uint32_t line = fn_ && at < fn_->code.size() ? fn_->code[at].line : 0;
+  std::string where = fmt::format("warp {} at {}:{} (PC {} of {})", warp_index_,
+                                  launch_->program->file, line, at, fn_ ? fn_->name : "?");
+  if (state_ == State::AtBarrier) return fmt::format("{}: waits at barrier {}", where, barrier_.id);
+  if (state_ == State::Done) return fmt::format("warp {}: done", warp_index_);
+  where += fmt::format(": runs, {} instructions since it last stored, passed a barrier or exited",
+                       warp_instructions_ - progress_at_);
+  if (last_load_ && last_load_at_ > progress_at_)
+    where += fmt::format("; it spins on a load of {:#x} at line {}", last_load_address_,
+                         last_load_->line);
+  return where;
 }
 
 void Warp::fault(const Inst& in, unsigned lane, const std::string& what) const {

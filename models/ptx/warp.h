@@ -4,8 +4,8 @@
 #pragma once
 
 #include <array>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +59,14 @@ class Warp {
   LaneMask finished_lanes() const { return exited_; }
 
   uint64_t warp_instructions() const { return warp_instructions_; }
+  /// warp_instructions() when the warp last made forward progress: a store to global or shared
+  /// memory, an atomic or mbarrier arrival, a barrier passed, or lanes exiting. A warp that runs
+  /// on and on without any of these is stuck (the launch watchdog; launch.h).
+  uint64_t progress_at() const { return progress_at_; }
+  /// Where the warp is and what it waits for, for a watchdog's report: "warp 3 at line 41
+  /// (PC 12): waits at barrier 0", "... runs without storing; its last load read 0x1000 at
+  /// line 40".
+  std::string describe() const;
   /// Warp instructions issued so far, by InstClass: what the timed SMs charge.
   const std::array<uint64_t, kNumInstClasses>& class_counts() const { return class_counts_; }
   uint64_t thread_instructions() const { return thread_instructions_; }
@@ -165,6 +173,10 @@ class Warp {
   size_t local_size_ = 0;
   ExecContext ctx_;
   uint64_t warp_instructions_ = 0;
+  uint64_t progress_at_ = 0;
+  const Inst* last_load_ = nullptr;  // of global or generic memory, for describe()
+  uint64_t last_load_address_ = 0;   // of its first lane
+  uint64_t last_load_at_ = 0;        // warp_instructions_ then
   std::array<uint64_t, kNumInstClasses> class_counts_{};
   uint64_t thread_instructions_ = 0;
 };

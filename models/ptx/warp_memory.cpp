@@ -260,6 +260,8 @@ void Warp::atomic(const Inst& in, LaneMask exec) {
     const uint64_t r = atomic_result(in.type, op, old, b, c, supported);
     if (!supported) fault(in, lane, "atomic operation on this type is not supported");
     std::memcpy(p, &r, size);
+    // A compare-and-swap that keeps failing (a spin lock nobody releases) changes nothing.
+    if (std::memcmp(&old, &r, size) != 0) progress_at_ = warp_instructions_;
     if (has_dst && in.ops[0].kind == Operand::Kind::Reg) {
       ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = extend(old, in.type);
     }
@@ -364,11 +366,19 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
   switch (in.op) {
     case Op::Ld:
       if (cta_->observer) observe(in, exec, GlobalAccess::Load);
+      if (in.space == StateSpace::Global || in.space == StateSpace::Generic) {
+        last_load_ = &in;
+        last_load_at_ = warp_instructions_;
+        last_load_address_ = exec ? address_of(in.src(0), unsigned(__builtin_ctz(exec))) : 0;
+      }
       load(in, exec);
       break;
     case Op::St:
       if (cta_->observer) observe(in, exec, GlobalAccess::Store);
       store(in, exec);
+      if (in.space == StateSpace::Global || in.space == StateSpace::Shared ||
+          in.space == StateSpace::Generic)
+        progress_at_ = warp_instructions_;
       break;
     case Op::Atom:
     case Op::Red:
@@ -394,6 +404,7 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
     case Op::MbarArrive:
     case Op::MbarTestWait:
       mbarrier(in, exec);
+      if (in.op != Op::MbarTestWait) progress_at_ = warp_instructions_;
       break;
     default:
       fault(in, unsigned(__builtin_ctz(exec | 1)),

@@ -26,7 +26,7 @@ const Param<U32> kTwoLevelActive{"sm.two_level_active_warps", 8, "warps",
                                  "size of the two_level scheduler's active set, per block",
                                  Range{1, 64}};
 
-const char* const kUnitDoc[kNumUnits] = {"integer", "FP32", "FP64", "special-function",
+const char* const kUnitDoc[kNumUnits] = {"integer",    "FP32",    "FP64",  "special-function",
                                          "load/store", "texture", "branch"};
 struct UnitDefaults {
   U32 lanes, latency;
@@ -55,10 +55,9 @@ struct UnitParams {
   Param<U32> lanes;
   Param<U32> latency;
 };
-const UnitParams kUnits[kNumUnits] = {UnitParams(Unit::Int),  UnitParams(Unit::Fp32),
-                                      UnitParams(Unit::Fp64), UnitParams(Unit::Sfu),
-                                      UnitParams(Unit::Lsu),  UnitParams(Unit::Tex),
-                                      UnitParams(Unit::Branch)};
+const UnitParams kUnits[kNumUnits] = {
+    UnitParams(Unit::Int), UnitParams(Unit::Fp32), UnitParams(Unit::Fp64),  UnitParams(Unit::Sfu),
+    UnitParams(Unit::Lsu), UnitParams(Unit::Tex),  UnitParams(Unit::Branch)};
 
 const Param<std::string> kConversionUnit{
     "sm.class_unit.conversion", "fp32", "",
@@ -78,8 +77,8 @@ const Param<U32> kRegisterBanks{"sm.register_banks", 0, "banks",
                                 Range{0, 32}};
 const Param<U32> kSharedBanks{"sm.shared_banks", 16, "banks", "shared-memory banks",
                               Range{1, 64}.power_of_two()};
-const Param<U32> kSharedBankBytes{"sm.shared_bank_bytes", 4, "bytes", "width of a shared-memory bank",
-                                  Range{4, 8}.power_of_two()};
+const Param<U32> kSharedBankBytes{"sm.shared_bank_bytes", 4, "bytes",
+                                  "width of a shared-memory bank", Range{4, 8}.power_of_two()};
 const Param<U32> kSharedLatency{"sm.shared_latency", 36, "cycles",
                                 "cycles from a conflict-free shared-memory access to its data",
                                 Range{1, 1024}};
@@ -102,6 +101,7 @@ struct CacheParams {
                "requests one " + what + " MSHR serves (the first included)", Range{1, 1024}) {}
   SectoredCacheConfig get(const Config& c, const std::string& prefix) const {
     SectoredCacheConfig r;
+    r.name = prefix;
     r.size_bytes = size.get(c);
     r.ways = ways.get(c);
     r.line_bytes = line.get(c);
@@ -135,7 +135,8 @@ const Param<U32> kBarrier{"sm.barrier_cycles", 2, "cycles",
                           "from a barrier's last arrival to the release of its warps",
                           Range{0, 1024}};
 const Param<U32> kCtaLaunch{"sm.cta_launch_cycles", 0, "cycles",
-                            "cycles to start a CTA's warps once the SM receives it", Range{0, 1 << 20}};
+                            "cycles to start a CTA's warps once the SM receives it",
+                            Range{0, 1 << 20}};
 const Param<U32> kCtaRetire{"sm.cta_retire_cycles", 0, "cycles",
                             "cycles from a CTA's last warp finishing to its slot being free",
                             Range{0, 1 << 20}};

@@ -44,10 +44,12 @@ std::string SectoredCacheConfig::problem(const std::string& prefix) const {
 }
 
 SectoredCache::SectoredCache(const SectoredCacheConfig& config) : config_(config) {
-  if (const std::string why = config.problem("cache"); !why.empty()) throw ConfigError(why);
+  if (const std::string why = config.problem(config.name); !why.empty()) throw ConfigError(why);
   if (!config.enabled()) return;
   line_shift_ = unsigned(__builtin_ctz(config.line_bytes));
   sets_ = config.size_bytes / (config.line_bytes * config.ways);
+  line_memory_ = HostMemoryClaim(config.name + ".size_bytes", config.size_bytes,
+                                 uint64_t(sets_) * config.ways * sizeof(Line));
   lines_.resize(size_t(sets_) * config.ways);
   mshrs_.resize(config.mshrs);
   for (Mshr& m : mshrs_) m.waiters.reserve(config.max_merges);

@@ -23,16 +23,19 @@
 #include <string>
 #include <vector>
 
+#include "models/common/host_memory.h"
+
 namespace gpusoc::sm {
 
 struct SectoredCacheConfig {
+  std::string name = "cache";  // the configuration keys' prefix, e.g. "sm.l1", for errors
   uint32_t size_bytes = 0;  // 0: no cache (every access misses straight to memory, no MSHRs used)
   uint32_t ways = 4;
   uint32_t line_bytes = 128;
   uint32_t sector_bytes = 32;
-  uint32_t hit_latency = 1;  // cycles
-  uint32_t mshrs = 32;       // outstanding line fetches
-  uint32_t max_merges = 8;   // requests one MSHR may serve (the first included)
+  uint32_t hit_latency = 1;     // cycles
+  uint32_t mshrs = 32;          // outstanding line fetches
+  uint32_t max_merges = 8;      // requests one MSHR may serve (the first included)
   bool write_allocate = false;  // stores allocate the line with the sectors they write
   bool enabled() const { return size_bytes != 0; }
   /// What is wrong with the geometry (not powers of two, ways larger than the lines, ...);
@@ -92,11 +95,12 @@ class SectoredCache {
     uint64_t sent = 0;  // allocation order, to find the youngest fetch of a line
     std::vector<uint64_t> waiters;
   };
-  Line* set_of(uint64_t line_address);  // the set's first way
-  Line* find(uint64_t line_address);    // nullptr when absent
+  Line* set_of(uint64_t line_address);                    // the set's first way
+  Line* find(uint64_t line_address);                      // nullptr when absent
   Line* allocate(uint64_t line_address, uint64_t cycle);  // the LRU way of its set, emptied
 
   SectoredCacheConfig config_;
+  HostMemoryClaim line_memory_;  // what lines_ takes of the host
   unsigned line_shift_ = 0;
   uint32_t sets_ = 0;
   uint32_t busy_mshrs_ = 0;

@@ -15,15 +15,25 @@ namespace gpusoc::apps {
 
 struct AppResult {
   bool verified = false;
-  std::string summary;  // what was checked, and the worst error seen
+  std::string summary;             // what was checked, and the worst error seen
   std::vector<std::string> notes;  // further lines for the report (overlap, ...)
+};
+
+/// What an app's size counts and the sizes it accepts. Host and device memory grow with the size,
+/// so the largest is what a workstation holds; `gpusoc run` refuses sizes outside the range.
+struct AppSize {
+  static constexpr uint64_t kMaxElements = uint64_t(1) << 26;  // 256 MiB of floats per array
+  AppSize(const char* meaning, uint64_t min = 1, uint64_t max = kMaxElements)  // NOLINT: implicit
+      : meaning(meaning), min(min), max(max) {}
+  std::string meaning;  // "elements", "matrix order N"
+  uint64_t min, max;
 };
 
 struct App {
   std::string name;
   std::string description;
   uint64_t default_size;
-  std::string size_meaning;  // "elements", "matrix order N"
+  AppSize size;
   std::function<AppResult(AppDevice&, uint64_t size)> run;
   bool needs_soc = false;  // uses streams or events: only on the SoC
   /// Its threads race (compare-and-swap retry loops, queues built with atomics): how many

@@ -126,7 +126,12 @@ std::vector<App> control_apps() {
        "elements", memory},
       {"spin_wait",
        "threads of a warp spin on a flag others of the warp set: needs sm.simt_model=independent",
-       4, "threads of one warp (3 to 32)", spin_wait, false, false, true},
+       4,
+       {"threads of one warp", 3, 32},
+       spin_wait,
+       false,
+       false,
+       true},
   };
 }
 

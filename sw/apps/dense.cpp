@@ -112,8 +112,11 @@ std::vector<App> dense_apps() {
   return {
       {"conv2d", "5x5 convolution with clamped edges, filter in constant memory and by value",
        1 << 16, "pixels of a near-square image", conv2d},
-      {"transpose", "N x N float transpose, naive and through 32x33 shared tiles", 1024,
-       "matrix order N", transpose},
+      {"transpose",
+       "N x N float transpose, naive and through 32x33 shared tiles",
+       1024,
+       {"matrix order N", 1, 8192},
+       transpose},
       {"nbody", "one all-pairs n-body step, float4 bodies through shared memory", 1024, "bodies",
        nbody},
   };

@@ -96,11 +96,15 @@ std::vector<App> linear_algebra_apps() {
   return {
       {"vecadd", "c = a + b over n floats (kernel vector_add)", 1 << 20, "elements", vector_add},
       {"saxpy", "y = a*x + y over n floats", 1 << 20, "elements", saxpy},
-      {"sgemm_naive", "C = alpha*A*B + beta*C, N x N, one thread per element", 128,
-       "matrix order N",
+      {"sgemm_naive",
+       "C = alpha*A*B + beta*C, N x N, one thread per element",
+       128,
+       {"matrix order N", 1, 4096},
        [](AppDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_naive"); }},
-      {"sgemm_tiled", "C = alpha*A*B + beta*C, N x N, 16x16 shared-memory tiles", 256,
-       "matrix order N",
+      {"sgemm_tiled",
+       "C = alpha*A*B + beta*C, N x N, 16x16 shared-memory tiles",
+       256,
+       {"matrix order N", 1, 4096},
        [](AppDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_tiled"); }},
   };
 }

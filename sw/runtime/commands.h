@@ -69,7 +69,8 @@ inline cmd::Packet fence(uint64_t word, uint64_t value, uint32_t flags = 0) {
 
 inline cmd::Packet module_load(uint64_t ptx_address, uint64_t ptx_bytes, uint64_t result_address,
                                uint64_t result_bytes, uint64_t report_address = 0,
-                               uint64_t report_bytes = 0, uint32_t flags = 0) {
+                               uint64_t report_bytes = 0, uint64_t name_address = 0,
+                               uint32_t flags = 0) {
   cmd::Packet p = packet(cmd::Opcode::ModuleLoad, flags);
   p.a[0] = ptx_address;
   p.a[1] = ptx_bytes;
@@ -77,6 +78,7 @@ inline cmd::Packet module_load(uint64_t ptx_address, uint64_t ptx_bytes, uint64_
   p.a[3] = result_bytes;
   p.a[4] = report_address;
   p.a[5] = report_bytes;
+  p.a[6] = name_address;
   return p;
 }
 

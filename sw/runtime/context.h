@@ -117,6 +117,7 @@ class Context {
     uint64_t bytes;
     DevicePtr report_address;  // 0: none
     uint64_t report_bytes;
+    DevicePtr name_address;  // NUL-terminated
   };
   ModuleLoadReport run_module_load(Channel& ch, const std::string& who, const ModuleText& module,
                                    uint64_t result_bytes);

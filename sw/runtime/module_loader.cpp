@@ -19,9 +19,12 @@ std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const st
   if (ptx.empty()) throw Error(Status::InvalidImage, "module " + name + " is empty");
   Channel& ch = channel(0);
   const std::string who = "load of module " + name;
-  // The text, then the report at the next 8-byte boundary.
+  // The text, then the report and the name (for the GPU's messages, NUL-terminated, at most
+  // kMaxModuleNameBytes), each at the next 8-byte boundary.
   const uint64_t report_offset = (ptx.size() + 7) / 8 * 8;
-  const DevicePtr text = vram_->allocate(report_offset + ptxas_report.size());
+  const uint64_t name_offset = report_offset + (ptxas_report.size() + 7) / 8 * 8;
+  const std::string shown = name.substr(0, cmd::kMaxModuleNameBytes - 1);
+  const DevicePtr text = vram_->allocate(name_offset + shown.size() + 1);
   const DevicePtr report_address = ptxas_report.empty() ? 0 : text + report_offset;
   auto module = std::make_shared<ModuleState>();
   module->name = name;
@@ -30,12 +33,13 @@ std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const st
     memcpy_htod(ch, who, text, ptx.data(), ptx.size(), /*wait=*/true);
     if (report_address)
       memcpy_htod(ch, who, report_address, ptxas_report.data(), ptxas_report.size(), true);
+    memcpy_htod(ch, who, text + name_offset, shown.c_str(), shown.size() + 1, true);
     uint64_t result_bytes = options_.module_result_bytes ? options_.module_result_bytes
                                                          : estimate_module_result_bytes(ptx);
     for (int attempt = 1;; ++attempt) {
-      const ModuleLoadReport report =
-          run_module_load(ch, who, {text, ptx.size(), report_address, ptxas_report.size()},
-                          result_bytes);
+      const ModuleLoadReport report = run_module_load(
+          ch, who, {text, ptx.size(), report_address, ptxas_report.size(), text + name_offset},
+          result_bytes);
       if (report.status == cmd::ErrorCode::None) {
         module->id = report.module_id;
         module->kernels = report.kernels;
@@ -71,7 +75,7 @@ ModuleLoadReport Context::run_module_load(Channel& ch, const std::string& who,
   try {
     ch.wait(ch.submit({commands::module_load(module.address, module.bytes, result.address,
                                              result_bytes, module.report_address,
-                                             module.report_bytes)},
+                                             module.report_bytes, module.name_address)},
                       what, {}, /*interrupt=*/true),
             who);
     // The result buffer says why a load failed; the channel's record of that is redundant,

@@ -27,7 +27,7 @@ namespace gpusoc::apps {
 namespace {
 
 uint64_t small_size(const App& app) {
-  return app.size_meaning == "matrix order N" ? 48 : std::min<uint64_t>(app.default_size, 5000);
+  return app.size.meaning == "matrix order N" ? 48 : std::min<uint64_t>(app.default_size, 5000);
 }
 
 struct SocRun {

@@ -80,7 +80,7 @@ class SpinWaitTest : public ::testing::Test {
     ptx::DeviceOptions o;
     o.simt_model = model;
     o.simt_deadlock_instructions = simt_deadlock;
-    o.watchdog_warp_instructions = watchdog;
+    o.watchdog.launch_instructions = watchdog;
     return o;
   }
   std::vector<int> out;
@@ -129,9 +129,16 @@ TEST_F(SpinWaitTest, StackModelWithoutSimtWatchdogIsStoppedByTheLaunchWatchdog) 
     run(with(SimtModel::Stack, 0, 1000000));
     FAIL() << "expected the launch watchdog";
   } catch (const ExecutionError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "kernel 'spin_wait' block (0,0,0): watchdog: the launch ran more than 1000000 "
-              "warp instructions");
+    // The report names the spinning warp, its line, and the flag's load (spin_wait.ptx:40).
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("kernel 'spin_wait' block (0,0,0): watchdog: the launch ran more than "
+                         "1000000 warp instructions (gigathread.watchdog_warp_instructions); its "
+                         "warps:\n  warp 0 at ",
+                         0),
+              0u)
+        << what;
+    EXPECT_NE(what.find("spin_wait.ptx:41 (PC 12 of spin_wait): runs"), std::string::npos) << what;
+    EXPECT_NE(what.find("it spins on a load of 0x200000000 at line 40"), std::string::npos) << what;
   }
   EXPECT_EQ(flag_after_error, 0);
 }

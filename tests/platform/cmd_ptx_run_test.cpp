@@ -96,7 +96,7 @@ TEST_F(CommandsTest, PtxInfoRefusesBadBlocksAndNamesTheOption) {
   EXPECT_THAT(r.err, HasSubstr("--block '1,2,3,4'"));
   r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --shared -5");
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("--shared '-5': expected a number of bytes"));
+  EXPECT_THAT(r.err, HasSubstr("--shared '-5': expected an integer from 0 to"));
   r = gpusoc("ptx info " + kKernels + "/saxpy.ptx --block 600");  // the 8800 GTX allows 512
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("refused        a block of 600 threads exceeds"));
@@ -142,10 +142,14 @@ TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
   EXPECT_THAT(r.err, HasSubstr("unknown app 'no_such_app' (apps: vecadd"));
   r = gpusoc("run saxpy --size 12x");
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("size '12x': expected a positive integer"));
-  r = gpusoc("run saxpy -- --size 0");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("size '0': expected a positive integer"));
+  EXPECT_THAT(r.err, HasSubstr("saxpy --size '12x': expected an integer from 1 to 67108864"));
+  // Signs, zero and sizes past the app's range are refused by name and range, never wrapped.
+  for (const char* size : {"0", "-5", "+5", "99999999999", "18446744073709551616"}) {
+    r = gpusoc(std::string("run saxpy -- --size ") + size);
+    EXPECT_EQ(r.status, 2) << size;
+    EXPECT_THAT(r.err, HasSubstr(std::string("saxpy --size '") + size +
+                                 "': expected an integer from 1 to 67108864"));
+  }
   r = gpusoc("run saxpy -- --bogus");
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("unknown app argument '--bogus'"));
@@ -155,9 +159,10 @@ TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
 // independent thread scheduling; under the reconvergence stack the watchdog names the kernel,
 // warp, PC and PTX line, and the run exits non-zero instead of hanging.
 TEST_F(CommandsTest, SpinWaitNeedsIndependentThreadScheduling) {
-  const std::string args = "run spin_wait --config " + kConfigs +
-                           "/small.json --set sm.model=cycle --set sm.simt_deadlock_instructions=20000 "
-                           "--set sm.simt_model=";
+  const std::string args =
+      "run spin_wait --config " + kConfigs +
+      "/small.json --set sm.model=cycle --set sm.simt_deadlock_instructions=20000 "
+      "--set sm.simt_model=";
   const Outcome its = gpusoc(args + "independent");
   EXPECT_EQ(its.status, 0) << its.err;
   EXPECT_THAT(its.out, HasSubstr("SMs cycle-level (sm.model=cycle)"));

@@ -40,6 +40,29 @@ class ConfigFileTest : public ::testing::Test {
   testing::TempDir dir;
 };
 
+// JSON keeps the last of two equal keys silently; a configuration must not: one of them is a typo.
+TEST_F(ConfigFileTest, AKeyGivenTwiceInOneObjectIsAnErrorNamingItsPath) {
+  const std::string file =
+      dir.write("twice.json", R"({"cache": {"ways": 2, "sets": 64, "ways": 4}})");
+  EXPECT_EQ(load_error(file), file + ": key 'cache.ways' is given twice");
+  // The same key in different objects is not a duplicate.
+  config.load_file(dir.write("apart.json", R"({"cache": {"ways": 2}, "core": {"clock_mhz": 1}})"));
+}
+
+// Thousands of levels would overflow the stack of anything that walks the settings; the parse
+// stops at the limit, naming the path so far.
+TEST_F(ConfigFileTest, NestingBeyondThirtyTwoLevelsIsRefused) {
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += R"({"a":)";
+  deep += "1" + std::string(5000, '}');
+  const std::string error = load_error(dir.write("deep.json", deep));
+  EXPECT_THAT(error, StartsWith(dir.file("deep.json") + ": nested deeper than 32 levels at 'a.a."));
+  std::string ok = R"({"cache": {"ways": 3}, "x": )";
+  for (int i = 0; i < 30; ++i) ok += "[";
+  ok += std::string(30, ']') + "}";
+  EXPECT_THAT(load_error(dir.write("ok.json", ok)), HasSubstr("unknown parameter 'x'"));
+}
+
 TEST_F(ConfigFileTest, IncludingFileOverridesTheIncludedOne) {
   dir.write("base.json", R"({"cache": {"ways": 2, "sets": 128}})");
   const std::string top = dir.write("top.json", R"({"include": "base.json", "cache.ways": 8})");

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "models/common/error.h"
@@ -136,6 +138,32 @@ TEST(MemoryHierarchyTest, APacketSpanningTwoLinesIsRefused) {
   MemoryHierarchy h(small_config(true));
   EXPECT_THROW(h.offer(0, read(1, 0x60, 0b11), 0), ModelError);  // sectors 3 and 4 of a line
   EXPECT_NO_THROW(h.offer(0, read(2, 0x40, 0b11), 0));
+}
+
+// A request outside device memory would alias onto another address (the mapping masks the row):
+// the driver refuses it, naming the trace line, before anything is offered. The check must not
+// overflow for an address near 2^64.
+TEST(MemoryHierarchyTest, TraceRequestsOutsideDeviceMemoryNameTheirLine) {
+  const auto error = [](const std::string& trace) {
+    MemoryHierarchy h(small_config(true));
+    TraceDriver driver(h, 2, 0, {0x1000, 0x10000, "memory.capacity_bytes"});
+    std::istringstream in(trace);
+    const auto source = trace_reader(in, "t.trace");
+    try {
+      driver.run(*source);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("0 R 0x1000 32\n1 R 0x10fe0 32\n"), "");  // the first and the last 32 bytes
+  EXPECT_EQ(error("0 R 0x1000 32\n1 R 0x10fe1 32\n"),
+            "t.trace:2: 32 bytes at 0x10fe1 are outside device memory [0x1000, 0x11000) "
+            "(memory.capacity_bytes = 65536 bytes)");
+  EXPECT_EQ(error("0 R 0xfe0 32\n"),
+            "t.trace:1: 32 bytes at 0xfe0 are outside device memory [0x1000, 0x11000) "
+            "(memory.capacity_bytes = 65536 bytes)");
+  EXPECT_NE(error("0 R 0xfffffffffffffff0 32\n"), "");
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ namespace gpusoc {
 namespace {
 
 using gigathread::GridResult;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 using testing::grid_request;
 using testing::load_ptx;
 using testing::simulate;
@@ -71,15 +71,14 @@ struct Bench : sc_core::sc_module {
     c.latency = sc_time(double(kMemoryLatencyPs), sc_core::SC_PS);
     return c;
   }
-  static gigathread::DispatcherConfig dispatcher_config(uint32_t sms,
-                                                        const sm::CycleSmConfig& sm) {
+  static gigathread::DispatcherConfig dispatcher_config(uint32_t sms, const sm::CycleSmConfig& sm) {
     gigathread::DispatcherConfig c;
     c.places = testing::flat_sms(sms);
     c.limits.max_threads = sm.warp_slots * 32;
     c.limits.max_ctas = 8;
     c.limits.registers = 65536;
     c.limits.max_threads_per_cta = 1024;
-    c.watchdog_warp_instructions = 10'000'000;
+    c.watchdog.launch_instructions = 10'000'000;
     return c;
   }
   uint8_t* at(uint64_t offset, uint64_t bytes = 8) {
@@ -174,7 +173,8 @@ mov.f32 %f2, 0f3F000000;
 mov.f32 %f3, 0f3E800000;
 mov.u64 %rd2, %clock64;
 mov.u64 %rd3, %globaltimer;
-)" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", 30) + R"(
+)" + repeat("fma.rn.f32 %f1, %f1, %f2, %f3;\n", 30) +
+                          R"(
 mov.u64 %rd4, %clock64;
 mov.u64 %rd5, %globaltimer;
 mov.u32 %r1, %globaltimer_hi;
@@ -192,8 +192,7 @@ ret;
   ASSERT_EQ(bench.run(ptx, "timers", 1, 32).error, cmd::ErrorCode::None);
   uint64_t v[5] = {};
   std::memcpy(v, bench.at(0, 40), 40);
-  const uint64_t clock_before = v[0], timer_before = v[1], clock_after = v[2],
-                 timer_after = v[3];
+  const uint64_t clock_before = v[0], timer_before = v[1], clock_after = v[2], timer_after = v[3];
   EXPECT_GE(clock_after - clock_before, 30u * 6);
   EXPECT_EQ(timer_after - timer_before, 2 * (clock_after - clock_before));
   // Each timer read issues a few cycles after its clock read.
@@ -229,8 +228,8 @@ TEST(CycleSm, IndependentWarpsReachTheIssueRateLimit) {
   const uint64_t tesla_b = run_cycles(tesla, independent_adds(128), "adds", 1, 8 * 32);
   EXPECT_EQ(tesla_b - tesla_a, 8u * 64 * 4);
   // Volta-like: four blocks of 16 FP32 lanes: four warp instructions every 2 cycles.
-  const auto volta = sm_config({"sm.processing_blocks=4", "sm.unit.fp32.lanes=16",
-                                "sm.unit.fp32.latency=4"});
+  const auto volta =
+      sm_config({"sm.processing_blocks=4", "sm.unit.fp32.lanes=16", "sm.unit.fp32.latency=4"});
   const uint64_t volta_a = run_cycles(volta, independent_adds(64), "adds", 1, 16 * 32);
   const uint64_t volta_b = run_cycles(volta, independent_adds(128), "adds", 1, 16 * 32);
   EXPECT_EQ(volta_b - volta_a, 16u * 64 * 2 / 4);
@@ -244,7 +243,8 @@ std::string shared_loads(int m, int stride) {
 .shared .align 4 .b8 buf[4096];
 .reg .b32 %r<80>;
 mov.u32 %r1, %tid.x;
-mul.lo.u32 %r2, %r1, )" + std::to_string(4 * stride) + R"(;
+mul.lo.u32 %r2, %r1, )" +
+                  std::to_string(4 * stride) + R"(;
 mov.u32 %r3, buf;
 add.u32 %r4, %r3, %r2;
 )";
@@ -513,7 +513,7 @@ ret;
   for (const bool allocate : {false, true}) {
     testing::fresh_systemc();
     Bench bench("bench", sm_config({"sm.l1.size_bytes=16384", std::string("sm.l1.write_allocate=") +
-                                                                   (allocate ? "true" : "false")}));
+                                                                  (allocate ? "true" : "false")}));
     ASSERT_EQ(bench.run(store_then_load, "store_load", 1, 32).error, cmd::ErrorCode::None);
     const sm::CycleStats& s = bench.sms[0]->stats();
     EXPECT_EQ(s.l1_hits.value(), allocate ? 1u : 0u) << allocate;
@@ -550,7 +550,8 @@ bar.sync 1, 64;
 SKIP:
 mov.u32 %r1, 0;
 }
-)", "fall_off", 1, 64);
+)",
+                                 "fall_off", 1, 64);
   EXPECT_EQ(r.error, cmd::ErrorCode::LaunchFailed);
   EXPECT_NE(r.message.find("deadlock at barrier 1"), std::string::npos) << r.message;
 }

@@ -20,16 +20,16 @@ namespace {
 using gigathread::CtaDispatcher;
 using gigathread::GridRequest;
 using gigathread::GridResult;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 constexpr uint64_t kCyclePs = 1000;  // a 1 GHz SM clock keeps the arithmetic readable
 constexpr uint64_t kLatencyPs = 400'000;
 
 using testing::flat_sms;
-using testing::simulate;
 using testing::grid_request;
 using testing::load_ptx;
+using testing::simulate;
 
 /// `mov`, `adds` dependent FP32 adds, `ret`: (adds + 2) warp instructions of 4 cycles each.
 std::string chain_kernel(int adds) {
@@ -89,19 +89,18 @@ bra.uni LOOP;
 
 struct Bench : sc_core::sc_module {
   Bench(sc_core::sc_module_name name, std::vector<gigathread::SmPlace> places,
-        gigathread::SmLimits limits, std::string policy = "round_robin",
-        uint64_t watchdog = 0)
-      : sc_module(name), vram("vram", vram_config(), stats), dispatcher("gigathread",
-                                                                        config(places, limits, policy, watchdog),
-                                                                        stats) {
+        gigathread::SmLimits limits, std::string policy = "round_robin", uint64_t watchdog = 0)
+      : sc_module(name),
+        vram("vram", vram_config(), stats),
+        dispatcher("gigathread", config(places, limits, policy, watchdog), stats) {
     sm::LtSmTiming timing;
     timing.issue_cycles.fill(4);
     timing.issue_cycles[size_t(ptx::InstClass::Sfu)] = 16;
     timing.clock_mhz = 1e6 / kCyclePs;
     timing.quantum = sc_time(1000, SC_NS);
     for (uint32_t i = 0; i < places.size(); ++i) {
-      sms.push_back(std::make_unique<sm::LooselyTimedSm>(
-          ("sm" + std::to_string(i)).c_str(), i, timing, stats));
+      sms.push_back(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i,
+                                                         timing, stats));
       sms.back()->mem_initiator.bind(vram.target);
       dispatcher.add_sm(*sms.back());
     }
@@ -121,7 +120,7 @@ struct Bench : sc_core::sc_module {
     c.places = std::move(places);
     c.limits = limits;
     c.policy = std::move(policy);
-    c.watchdog_warp_instructions = watchdog;
+    c.watchdog.launch_instructions = watchdog;
     return c;
   }
   uint8_t* at(uint64_t offset) { return vram.backdoor(ptx::kGlobalBase + offset, 4); }

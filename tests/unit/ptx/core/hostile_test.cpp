@@ -134,7 +134,7 @@ TEST(Hostile, HugeHostRequestsAreRefused) {
 
 TEST(Hostile, TheWatchdogStopsAnEndlessLoop) {
   DeviceOptions o;
-  o.watchdog_warp_instructions = 100000;
+  o.watchdog.launch_instructions = 100000;
   FunctionalDevice dev(o);
   Module m = dev.load_module(module(".visible .entry spin()\n{\n$L_top:\n  bra.uni $L_top;\n}\n"));
   try {
