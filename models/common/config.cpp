@@ -95,6 +95,13 @@ void Config::apply_set(std::string_view assignment) {
   const std::string_view name = assignment.substr(0, equals);
   const std::string_view text = assignment.substr(equals + 1);
   const ParamSpec& declared = spec(name, kSetOrigin);
+  // Configuration files are UTF-8 (the JSON parser checks); a --set value must be too, or the
+  // text would end up in the configuration dump and messages as bytes no JSON can hold.
+  try {
+    (void)nlohmann::json(std::string(text)).dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw ConfigError(fmt::format("{}: {}: the value is not UTF-8 text", kSetOrigin, name));
+  }
   const std::optional<nlohmann::json> value = parse_as(declared.type, text);
   if (!value) {
     throw ConfigError(fmt::format("{}: {}: expected {}, got '{}'", kSetOrigin, name,

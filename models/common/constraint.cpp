@@ -34,6 +34,12 @@ std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
+// A value as the message quotes it: JSON text, with bytes that are not UTF-8 replaced (a --set
+// value may be any bytes; dump() would throw on them).
+std::string shown(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 Constraint Constraint::power_of_two() const {
@@ -49,20 +55,20 @@ std::optional<std::string> Constraint::violation(std::string_view name,
     const bool below = !min_.is_null() && v < as_number(min_);
     const bool above = !max_.is_null() && v > as_number(max_);
     if ((below || above) && !min_.is_null() && !max_.is_null()) {
-      return fmt::format("{} = {} is out of range [{}, {}]", name, value.dump(), min_.dump(),
+      return fmt::format("{} = {} is out of range [{}, {}]", name, shown(value), min_.dump(),
                          max_.dump());
     }
     if (below)
-      return fmt::format("{} = {} is below the minimum {}", name, value.dump(), min_.dump());
+      return fmt::format("{} = {} is below the minimum {}", name, shown(value), min_.dump());
     if (above)
-      return fmt::format("{} = {} exceeds the maximum {}", name, value.dump(), max_.dump());
+      return fmt::format("{} = {} exceeds the maximum {}", name, shown(value), max_.dump());
   }
   if (power_of_two_ && !is_power_of_two(value)) {
-    return fmt::format("{} = {} is not a power of two", name, value.dump());
+    return fmt::format("{} = {} is not a power of two", name, shown(value));
   }
   if (!choices_.empty() &&
       std::find(choices_.begin(), choices_.end(), value.get<std::string>()) == choices_.end()) {
-    return fmt::format("{} = {} is not one of {}", name, value.dump(), join(choices_));
+    return fmt::format("{} = {} is not one of {}", name, shown(value), join(choices_));
   }
   return std::nullopt;
 }

@@ -21,7 +21,7 @@ Channel::Channel(sc_core::sc_module_name name, uint32_t index, CommandServices& 
       stats_(stats_parent, basename()),
       log_(logger(this->name())),
       regs_(fmt::format("Channel {}", index), channel_register_specs()),
-      executor_(index, services, StatPair(stats_, services.total), epoch_) {
+      executor_(index, services, StatPair(stats_, services.total), epoch_, epoch_changed_) {
   batch_.reserve(services.config.fetch_batch_packets);
   regs_.on_read(bar0::CH_GET, [this] { return get_; });
   regs_.on_read(bar0::CH_STATUS, [this] { return status(); });
@@ -61,6 +61,7 @@ void Channel::on_control(uint32_t value) {
   if (enable == enabled_) return;
   enabled_ = enable;
   ++epoch_;
+  epoch_changed_.notify(sc_core::SC_ZERO_TIME);
   if (enable) {
     const uint64_t high = regs_.read(bar0::CH_RING_BASE_HI);
     ring_base_ = high << 32 | regs_.read(bar0::CH_RING_BASE_LO);

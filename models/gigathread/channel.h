@@ -61,7 +61,8 @@ class Channel : public sc_core::sc_module {
   bool enabled_ = false;
   bool fetch_stopped_ = false;  // after a fault fetching packets, until enabled again
   bool busy_ = false;
-  uint64_t epoch_ = 0;      // counts enables and disables; packets of an old epoch are dropped
+  uint64_t epoch_ = 0;  // counts enables and disables; packets of an old epoch are dropped
+  sc_core::sc_event epoch_changed_;
   uint64_t ring_base_ = 0;  // latched when enabled
   uint32_t ring_size_ = 0;
   uint32_t get_ = 0;

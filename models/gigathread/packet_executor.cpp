@@ -8,6 +8,10 @@
 namespace gpusoc::gigathread {
 namespace {
 
+// The longest SemAcquire poll interval: a second of simulated time (sc_time cannot hold the
+// nanosecond counts near 2^64 a buggy driver may write).
+constexpr uint64_t kMaxPollNs = 1'000'000'000;
+
 using cmd::ErrorCode;
 
 PacketResult failed(ErrorCode code, std::string message) {
@@ -33,8 +37,8 @@ uint64_t now_ps() {
 }  // namespace
 
 PacketExecutor::PacketExecutor(uint32_t channel, CommandServices& services, StatPair stats,
-                               const uint64_t& epoch)
-    : services_(services), stats_(stats), epoch_(epoch) {
+                               const uint64_t& epoch, const sc_core::sc_event& epoch_changed)
+    : services_(services), stats_(stats), epoch_(epoch), epoch_changed_(epoch_changed) {
   request_.channel = channel;
 }
 
@@ -206,6 +210,11 @@ PacketResult PacketExecutor::memset(const cmd::Packet& p) {
 
 PacketResult PacketExecutor::sem_acquire(const cmd::Packet& p) {
   if (p.a[0] % 8) return misaligned("SemAcquire", p.a[0]);
+  if (p.a[2] > kMaxPollNs) {
+    return failed(
+        ErrorCode::InvalidPacket,
+        fmt::format("SemAcquire: a poll interval of {} ns exceeds {} ns", p.a[2], kMaxPollNs));
+  }
   const sc_core::sc_time poll = p.a[2] ? sc_core::sc_time(double(p.a[2]), sc_core::SC_NS)
                                        : sc_core::sc_time(1000, sc_core::SC_NS);
   const sc_core::sc_time start = sc_core::sc_time_stamp();
@@ -219,7 +228,7 @@ PacketResult PacketExecutor::sem_acquire(const cmd::Packet& p) {
                                 p.a[0], response_text(s)));
     }
     if (value >= p.a[1]) break;
-    sc_core::wait(poll);
+    sc_core::wait(poll, epoch_changed_);
     if (epoch_ != epoch) break;  // the channel was disabled: stop waiting
   }
   stats_.add(&CommandStats::semaphore_wait_ps,

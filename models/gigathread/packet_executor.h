@@ -21,9 +21,10 @@ struct PacketResult {
 
 class PacketExecutor {
  public:
-  /// `epoch` is the channel's enable epoch: a SemAcquire stops waiting when it changes.
-  PacketExecutor(uint32_t channel, CommandServices& services, StatPair stats,
-                 const uint64_t& epoch);
+  /// `epoch` is the channel's enable epoch: a SemAcquire stops waiting when it changes, which
+  /// `epoch_changed` announces.
+  PacketExecutor(uint32_t channel, CommandServices& services, StatPair stats, const uint64_t& epoch,
+                 const sc_core::sc_event& epoch_changed);
 
   PacketResult execute(const cmd::Packet& packet);
 
@@ -45,6 +46,7 @@ class PacketExecutor {
   CommandServices& services_;
   StatPair stats_;
   const uint64_t& epoch_;
+  const sc_core::sc_event& epoch_changed_;
   GridRequest request_;  // reused: its parameter buffer keeps its capacity between launches
 };
 

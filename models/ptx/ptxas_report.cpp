@@ -105,6 +105,7 @@ class Reader {
   // The decimal number right before `key`.
   uint32_t count_before(std::string_view text, std::string_view key) const {
     size_t end = text.find(key);
+    if (end == std::string_view::npos) return 0;  // as count_after: a field the line lacks
     while (end > 0 && text[end - 1] == ' ') --end;
     size_t begin = end;
     while (begin > 0 && std::isdigit(static_cast<unsigned char>(text[begin - 1]))) --begin;
