@@ -78,14 +78,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   memory.queue_depth = kQueueDepth.get(config);
   vram_ = std::make_unique<MemoryTarget>("vram", memory, stats_);
 
-  gigathread::GigaThreadConfig gt = gigathread::GigaThreadConfig::from_config(config);
-  gt.vram_base = ptx::kGlobalBase;
-  gt.vram_bytes = spec_.memory.capacity_bytes;
-  gt.max_threads_per_cta = spec_.sm.max_threads_per_cta;
-  gt.registers_per_sm = spec_.sm.registers;
-  gt.max_threads_per_sm = spec_.sm.max_threads;
-  gt.register_allocation_unit = spec_.sm.register_allocation_unit;
-  gt.check();
+  const gigathread::GigaThreadConfig gt = gigathread_config(spec_, config);
 
   const pcie::PcieConfig link = pcie::PcieConfig::from_config(config);
   pcie::DeviceInfo device;
@@ -186,6 +179,18 @@ std::string sm_model(const Config& config) {
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {
   ptx::simt_model_from_name(kSimtModel.get(config), model);  // OneOf checked the name
   deadlock_instructions = kSimtDeadlock.get(config);
+}
+
+gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config& config) {
+  gigathread::GigaThreadConfig gt = gigathread::GigaThreadConfig::from_config(config);
+  gt.vram_base = ptx::kGlobalBase;
+  gt.vram_bytes = spec.memory.capacity_bytes;
+  gt.max_threads_per_cta = spec.sm.max_threads_per_cta;
+  gt.registers_per_sm = spec.sm.registers;
+  gt.max_threads_per_sm = spec.sm.max_threads;
+  gt.register_allocation_unit = spec.sm.register_allocation_unit;
+  gt.check();
+  return gt;
 }
 
 gigathread::SmLimits sm_limits(const GpuSpec& spec) {

@@ -13,9 +13,9 @@
 
 #include <systemc>
 
+#include "models/common/checked_bindings.h"
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
-#include "models/common/checked_bindings.h"
 #include "models/common/stat_group.h"
 #include "models/common/tlm_router.h"
 #include "models/gigathread/command_processor.h"
@@ -43,6 +43,9 @@ std::string sm_summary(const Config& config);
 void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);
 /// What one SM holds at once, as the specification says.
 gigathread::SmLimits sm_limits(const GpuSpec& spec);
+/// The GigaThread engine's configuration: its own parameters, VRAM and the SMs' limits from the
+/// specification; checked.
+gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config& config);
 /// The bare functional core configured as the GPU the configuration describes: its SMs, their
 /// limits and register file, device memory, SIMT model.
 ptx::DeviceOptions functional_device_options(const Config& config);

@@ -74,14 +74,7 @@ void resolve(const Config& config) {
   (void)platform::functional_device_options(config);
   (void)host::HostConfig::from_config(config);
 
-  gigathread::GigaThreadConfig gt = gigathread::GigaThreadConfig::from_config(config);
-  gt.vram_base = ptx::kGlobalBase;
-  gt.vram_bytes = spec.memory.capacity_bytes;
-  gt.max_threads_per_cta = spec.sm.max_threads_per_cta;
-  gt.registers_per_sm = spec.sm.registers;
-  gt.max_threads_per_sm = spec.sm.max_threads;
-  gt.register_allocation_unit = spec.sm.register_allocation_unit;
-  gt.check();
+  (void)platform::gigathread_config(spec, config);
 
   const pcie::PcieConfig link = pcie::PcieConfig::from_config(config);
   const pcie::LinkTiming timing(link.link);
