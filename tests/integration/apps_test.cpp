@@ -69,11 +69,6 @@ class AppOnSoc : public ::testing::TestWithParam<std::tuple<std::string, std::st
 TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
   const App& app = *find_app(std::get<0>(GetParam()));
   const std::string& sm_model = std::get<1>(GetParam());
-#if defined(__SANITIZE_ADDRESS__)
-  // Kernel faults are thrown inside SMs' SystemC threads; ASan's no-return handler then trips
-  // over SystemC's stack switching (a false stack-buffer-overflow in sigaltstack).
-  if (app.name == "faults") GTEST_SKIP() << "kernel faults under AddressSanitizer";
-#endif
   const SocRun first = run_on_soc(app, sm_model);
   ASSERT_TRUE(first.result.verified) << first.result.summary;
   EXPECT_GT(first.stats.kernel_ns, 0);
