@@ -324,8 +324,11 @@ std::string Warp::describe() const {
   if (state_ == State::Done) return fmt::format("warp {}: done", warp_index_);
   where += fmt::format(": runs, {} instructions since it last stored, passed a barrier or exited",
                        warp_instructions_ - progress_at_);
-  if (last_load_ && last_load_at_ > progress_at_)
-    where += fmt::format("; it spins on a load of {:#x} at line {}", last_load_address_,
+  // The address as the first running lane's registers give it now: a spin does not change it,
+  // and working it out here keeps loads free of the watchdog's bookkeeping.
+  if (last_load_ && last_load_at_ > progress_at_ && active_ != 0)
+    where += fmt::format("; it spins on a load of {:#x} at line {}",
+                         address_of(last_load_->src(0), unsigned(__builtin_ctz(active_))),
                          last_load_->line);
   return where;
 }

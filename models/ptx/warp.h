@@ -175,7 +175,6 @@ class Warp {
   uint64_t warp_instructions_ = 0;
   uint64_t progress_at_ = 0;
   const Inst* last_load_ = nullptr;  // of global or generic memory, for describe()
-  uint64_t last_load_address_ = 0;   // of its first lane
   uint64_t last_load_at_ = 0;        // warp_instructions_ then
   std::array<uint64_t, kNumInstClasses> class_counts_{};
   uint64_t thread_instructions_ = 0;

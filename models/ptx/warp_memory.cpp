@@ -369,7 +369,6 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
       if (in.space == StateSpace::Global || in.space == StateSpace::Generic) {
         last_load_ = &in;
         last_load_at_ = warp_instructions_;
-        last_load_address_ = exec ? address_of(in.src(0), unsigned(__builtin_ctz(exec))) : 0;
       }
       load(in, exec);
       break;
