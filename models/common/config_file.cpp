@@ -101,7 +101,7 @@ class IncludeReader {
     nlohmann::json root;
     try {
       root = nlohmann::json::parse(in, ShapeCheck(shown));
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range: 1e999
       // Drop nlohmann's "[json.exception.parse_error.101] " prefix: it means nothing to users.
       const std::string what = e.what();
       const std::size_t tag_end = what.find("] ");
