@@ -262,7 +262,10 @@ int launch(const CommandContext& ctx) {
       parse_arguments(std::vector<std::string>(ctx.args.begin() + 2, ctx.args.end()));
   if (ctx.options.has("functional")) {
     std::cout << "on the functional PTX core\n";
-    apps::FunctionalAppDevice device(functional_device_options(ctx.config));
+    ptx::DeviceOptions options = functional_device_options(ctx.config);
+    options.memcheck = memcheck_option(ctx.options);
+    options.racecheck = racecheck_option(ctx.options);
+    apps::FunctionalAppDevice device(options);
     launch_on(device, ctx, config, args);
     ctx.write_stats();
     return 0;
@@ -270,7 +273,10 @@ int launch(const CommandContext& ctx) {
   std::cout << "on the SoC; SMs " << sm_summary(ctx.config) << "\n";
   SocPlatform soc(ctx.config, ctx.stats);
   soc.run([&](host::HostBus& bus) {
-    rt::Device runtime(bus);
+    rt::RuntimeOptions options;  // the debug configuration when --debug asks for memcheck
+    options.memcheck = memcheck_option(ctx.options);
+    options.racecheck = racecheck_option(ctx.options);
+    rt::Device runtime(bus, options);
     apps::SocAppDevice device(runtime);
     launch_on(device, ctx, config, args);
   });
@@ -278,7 +284,7 @@ int launch(const CommandContext& ctx) {
   return 0;
 }
 
-const CommandRegistration kLaunch{
+const CommandRegistration kLaunch{with_checking_options(
     Command("launch",
             "run one kernel of a PTX module with arguments from the command line, on the SoC "
             "(or --functional) under the configuration: i32:5 f32:1.5 in:FILE zero:BYTES "
@@ -291,7 +297,7 @@ const CommandRegistration kLaunch{
         .option({"resources", "FILE",
                  "ptxas -v output for the module (default: NAME.ptxas "
                  "beside it, when there is one)"})
-        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})};
+        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"}))};
 
 }  // namespace
 }  // namespace gpusoc::platform

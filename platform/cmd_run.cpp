@@ -11,6 +11,7 @@
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
+#include "platform/launch_options.h"
 #include "platform/number_text.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/apps.h"
@@ -81,7 +82,10 @@ int run(const CommandContext& ctx) {
   apps::AppResult result;
   if (ctx.options.has("functional")) {
     if (app.needs_soc) throw UsageError(app.name + " uses streams and events: it needs the SoC");
-    apps::FunctionalAppDevice device(functional_device_options(ctx.config));
+    ptx::DeviceOptions options = functional_device_options(ctx.config);
+    options.memcheck = memcheck_option(ctx.options);
+    options.racecheck = racecheck_option(ctx.options);
+    apps::FunctionalAppDevice device(options);
     result = app.run(device, size);
     report(app, device.backend(), result, device.stats(), ctx.config);
     ctx.write_stats();
@@ -90,7 +94,10 @@ int run(const CommandContext& ctx) {
   SocPlatform soc(ctx.config, ctx.stats);
   apps::AppStats stats;
   soc.run([&](host::HostBus& bus) {
-    rt::Device runtime(bus);
+    rt::RuntimeOptions options;  // the debug configuration when --debug asks for memcheck
+    options.memcheck = memcheck_option(ctx.options);
+    options.racecheck = racecheck_option(ctx.options);
+    rt::Device runtime(bus, options);
     apps::SocAppDevice device(runtime);
     result = app.run(device, size);
     stats = device.stats();
@@ -109,14 +116,14 @@ int list(const CommandContext&) {
   return 0;
 }
 
-const CommandRegistration kRun{
+const CommandRegistration kRun{with_checking_options(
     Command("run",
             "run an app of the suite on the simulated host and GPU, check it against the CPU "
             "(exit 0 only then); gpusoc list names the apps",
             run)
         .args("APP [-- --size N]", 1)
         .option({"size", "N", "problem size (elements, or matrix order)"})
-        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})};
+        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"}))};
 
 const CommandRegistration kList{Command("list", "list the apps gpusoc run can run", list)};
 

@@ -90,7 +90,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   connect(endpoint_->vram_initiator, vram_->target, "bar1_vram");
   endpoint_->irq_out.bind(irq_);
 
-  // BAR0 beyond the endpoint's own registers: the copy engines, then the channels.
+  // BAR0 beyond the endpoint's own registers: the copy engines, the channels, the memory checker.
   register_bus_ = std::make_unique<TlmRouter>("register_bus");
   connect(endpoint_->reg_initiator, register_bus_->target, "bar0_registers");
   for (uint32_t i = 0; i < link.copy_engines; ++i) {
@@ -110,6 +110,9 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   connect(register_bus_->initiator, cp.mmio_target, "channels_mmio");
   register_bus_->map(link.copy_engines, bar0::kChannelBase, gt.channels * bar0::kChannelStride, 0,
                      "channels");
+  connect(register_bus_->initiator, cp.memcheck_target, "memcheck_mmio");
+  register_bus_->map(link.copy_engines + 1, bar0::kMemcheckBase,
+                     gigathread::MemcheckUnit::register_specs().back().offset + 4, 0, "memcheck");
   connect(cp.dma_initiator, endpoint_->upstream_target, "command_dma");
   connect(cp.vram_initiator, vram_->target, "command_vram");
   cp.interrupt_out.bind(endpoint_->interrupt_in);

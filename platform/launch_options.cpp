@@ -39,4 +39,36 @@ uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_
   return integer_option("--" + option, text, 0, max);
 }
 
+Command& with_checking_options(Command& command) {
+  return command
+      .option({"debug", "",
+               "the runtime's debug configuration: memcheck on (--memcheck off turns it off)"})
+      .option({"memcheck", "on|off",
+               "check every global and constant access of every kernel against the live "
+               "allocations (docs/memcheck.md); on with --debug"})
+      .option({"racecheck", "on|off",
+               "report shared-memory accesses of different warps with no barrier between them "
+               "(docs/memcheck.md); off by default"});
+}
+
+namespace {
+
+std::optional<bool> on_off(const OptionValues& options, const char* name) {
+  const auto value = options.get(name);
+  if (!value) return std::nullopt;
+  if (*value == "on") return true;
+  if (*value == "off") return false;
+  throw UsageError(fmt::format("--{} '{}': expected on or off", name, *value));
+}
+
+}  // namespace
+
+bool memcheck_option(const OptionValues& options) {
+  return on_off(options, "memcheck").value_or(options.has("debug"));
+}
+
+bool racecheck_option(const OptionValues& options) {
+  return on_off(options, "racecheck").value_or(false);
+}
+
 }  // namespace gpusoc::platform

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/common/kernel_launch.h"
+#include "platform/command.h"
 
 namespace gpusoc::platform {
 
@@ -14,5 +15,13 @@ namespace gpusoc::platform {
 Dim3 parse_dim3(const std::string& option, const std::string& text, const Dim3& max);
 /// A count of bytes from 0 to `max`.
 uint64_t parse_bytes(const std::string& option, const std::string& text, uint64_t max);
+
+/// --debug (the runtime's debug configuration), --memcheck on|off and --racecheck on|off, which
+/// `run` and `launch` take; add them to a command with with_checking_options.
+Command& with_checking_options(Command& command);
+/// Whether kernels run under memcheck: as --memcheck says, else on with --debug.
+bool memcheck_option(const OptionValues& options);
+/// Whether kernels run under racecheck: as --racecheck says (off by default).
+bool racecheck_option(const OptionValues& options);
 
 }  // namespace gpusoc::platform

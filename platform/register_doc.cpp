@@ -65,6 +65,9 @@ std::string register_map_markdown() {
                          bar0::kCopyEngineStride),
              bar0::kCopyEngineBase, pcie::CopyEngine::register_specs())
       << "\n";
+  out << register_table_markdown("Memory checker", bar0::kMemcheckBase,
+                                 gigathread::MemcheckUnit::register_specs())
+      << "\n";
   out << register_table_markdown(
       fmt::format("Channel n (channel n at {:#x} + n x {:#x})", bar0::kChannelBase,
                   bar0::kChannelStride),

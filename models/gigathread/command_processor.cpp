@@ -19,6 +19,7 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const GigaThrea
                                    StatGroup& stats_parent)
     : sc_module(name),
       mmio_target("mmio_target"),
+      memcheck_target("memcheck_target"),
       dma_initiator("dma_initiator"),
       vram_initiator("vram_initiator"),
       grid_out("grid_out"),
@@ -28,10 +29,13 @@ CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const GigaThrea
       stats_(stats_parent, basename()),
       host_(dma_initiator, /*use_dmi=*/false),
       vram_(vram_initiator, /*use_dmi=*/true),
-      loader_(config_, vram_),
-      services_{config_, host_, loader_, grid_out, copy_engines, interrupt_out, stats_} {
+      memcheck_(config_.vram_base, config_.vram_bytes),
+      loader_(config_, vram_, memcheck_.map()),
+      services_{config_, host_, loader_, memcheck_, grid_out, copy_engines, interrupt_out, stats_} {
   mmio_target.register_b_transport(this, &CommandProcessor::b_transport);
   mmio_target.register_transport_dbg(this, &CommandProcessor::transport_dbg);
+  memcheck_target.register_b_transport(this, &CommandProcessor::memcheck_transport);
+  memcheck_target.register_transport_dbg(this, &CommandProcessor::memcheck_transport_dbg);
   vram_initiator.register_invalidate_direct_mem_ptr(this, &CommandProcessor::invalidate_vram_dmi);
   for (uint32_t i = 0; i < config_.channels; ++i) {
     channels_.push_back(
@@ -71,6 +75,14 @@ unsigned CommandProcessor::transport_dbg(tlm::tlm_generic_payload& tx) {
   const unsigned bytes = ch->registers().debug_access(tx);
   tx.set_address(address);
   return bytes;
+}
+
+void CommandProcessor::memcheck_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time&) {
+  memcheck_.registers().access(tx);
+}
+
+unsigned CommandProcessor::memcheck_transport_dbg(tlm::tlm_generic_payload& tx) {
+  return memcheck_.registers().debug_access(tx);
 }
 
 void CommandProcessor::invalidate_vram_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {

@@ -22,6 +22,7 @@
 #include "models/gigathread/command_stats.h"
 #include "models/gigathread/gigathread_config.h"
 #include "models/gigathread/grid_executor.h"
+#include "models/gigathread/memcheck_unit.h"
 #include "models/gigathread/memory_port.h"
 #include "models/gigathread/module_loader.h"
 #include "models/pcie/copy_service.h"
@@ -33,6 +34,8 @@ class CommandProcessor : public sc_core::sc_module {
   /// The channels' registers; address = channel * bar0::kChannelStride + register offset
   /// (relative to bar0::kChannelBase).
   tlm_utils::simple_target_socket<CommandProcessor> mmio_target;
+  /// The memory checker's registers (bar0::MC_*, relative to bar0::kMemcheckBase).
+  tlm_utils::simple_target_socket<CommandProcessor> memcheck_target;
   /// DMA to host memory: ring fetches, descriptors, parameters, fences, results, error logs.
   tlm_utils::simple_initiator_socket<CommandProcessor> dma_initiator;
   /// Device memory: PTX text of ModuleLoad, initial values of module variables (DMI when given).
@@ -54,12 +57,15 @@ class CommandProcessor : public sc_core::sc_module {
   uint32_t channel_count() const { return uint32_t(channels_.size()); }
   Channel& channel(uint32_t index) { return *channels_.at(index); }
   const ModuleLoader& modules() const { return loader_; }
+  const MemcheckUnit& memcheck() const { return memcheck_; }
   const CommandStats& stats() const { return stats_; }
   const GigaThreadConfig& config() const { return config_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);
+  void memcheck_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned memcheck_transport_dbg(tlm::tlm_generic_payload& tx);
   void invalidate_vram_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   /// The channel an MMIO address falls in, with the address made relative to it; null (and the
   /// payload answered TLM_ADDRESS_ERROR_RESPONSE) when there is none.
@@ -69,6 +75,7 @@ class CommandProcessor : public sc_core::sc_module {
   CommandStats stats_;
   MemoryPort host_;
   MemoryPort vram_;
+  MemcheckUnit memcheck_;
   ModuleLoader loader_;
   CommandServices services_;
   std::vector<std::unique_ptr<Channel>> channels_;

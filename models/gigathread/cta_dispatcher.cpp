@@ -144,6 +144,8 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   l.watchdog = config_.watchdog;
   l.simt_model = config_.simt_model;
   l.simt_deadlock_instructions = config_.simt_deadlock_instructions;
+  l.memcheck = request.memcheck;
+  l.racecheck = request.racecheck;
   l.printf_sink = printf_sink_;
   const uint32_t warps_per_cta = grid->needs.threads / ptx::kWarpSize;
   grid->result.stats.max_resident_warps =

@@ -13,6 +13,7 @@
 
 #include "models/gigathread/packets.h"
 #include "models/ptx/device.h"
+#include "models/ptx/memcheck.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::gigathread {
@@ -25,6 +26,9 @@ struct GridRequest {
   std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out
   uint32_t registers_per_thread = 0;
   uint32_t channel = 0;
+  /// memcheck: the allocation map every access of the grid is checked against (null: none).
+  const ptx::AllocationMap* memcheck = nullptr;
+  bool racecheck = false;  // check shared-memory races between warps
 };
 
 struct GridResult {

@@ -102,9 +102,11 @@ uint64_t threads(const uint32_t (&dims)[3]) {
 
 }  // namespace
 
-ModuleLoader::ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram)
+ModuleLoader::ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram,
+                           ptx::AllocationMap& checked)
     : config_(config),
       vram_(vram),
+      checked_(checked),
       heap_(std::make_shared<FirmwareHeap>(config.heap_base(), config.firmware_heap_bytes)) {}
 
 ModuleLoadOutcome ModuleLoader::failure(cmd::ErrorCode code, const ModuleLoadRequest& request,
@@ -223,13 +225,17 @@ ModuleLoadOutcome ModuleLoader::load(const ModuleLoadRequest& request) {
   }
   module.program = placement.adopt(std::move(program));
   ModuleLoadOutcome out;
+  ptx::add_module_variables(checked_, *module.program);
   out.module_id = table_.add(std::move(module));
   out.result = encode_module_load_result(result, request.buffer_bytes, required);
   return out;
 }
 
 cmd::ErrorCode ModuleLoader::unload(uint32_t id, std::string& why) {
-  if (table_.remove(id)) return cmd::ErrorCode::None;
+  if (const auto program = table_.remove(id)) {
+    ptx::release_module_variables(checked_, *program);
+    return cmd::ErrorCode::None;
+  }
   why = fmt::format("ModuleUnload: {}", table_.why_not_loaded(id));
   return cmd::ErrorCode::InvalidModule;
 }

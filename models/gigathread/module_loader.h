@@ -16,6 +16,7 @@
 #include "models/gigathread/module_load_result.h"
 #include "models/gigathread/module_table.h"
 #include "models/gigathread/packets.h"
+#include "models/ptx/memcheck.h"
 
 namespace gpusoc::gigathread {
 
@@ -36,7 +37,9 @@ struct ModuleLoadOutcome {
 
 class ModuleLoader {
  public:
-  ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram);
+  /// Loaded modules' variables are added to `checked` (the memory checker's map), and freed in it
+  /// when their module unloads.
+  ModuleLoader(const GigaThreadConfig& config, MemoryPort& vram, ptx::AllocationMap& checked);
 
   /// Loads the PTX text (which may end in a NUL), with the exact register counts of its ptxas
   /// report when the request names one, for a result buffer of `buffer_bytes` (at least a
@@ -63,6 +66,7 @@ class ModuleLoader {
 
   const GigaThreadConfig& config_;
   MemoryPort& vram_;
+  ptx::AllocationMap& checked_;
   std::shared_ptr<FirmwareHeap> heap_;  // shared with loaded programs, which free into it
   ModuleTable table_;
 };

@@ -10,8 +10,12 @@ uint32_t ModuleTable::add(LoadedModule module) {
   return id;
 }
 
-bool ModuleTable::remove(uint32_t id) {
-  return modules_.erase(id) != 0;
+std::shared_ptr<const ptx::Program> ModuleTable::remove(uint32_t id) {
+  const auto it = modules_.find(id);
+  if (it == modules_.end()) return nullptr;
+  std::shared_ptr<const ptx::Program> program = std::move(it->second.program);
+  modules_.erase(it);
+  return program;
 }
 
 ModuleTable::Found ModuleTable::find(uint64_t handle) const {

@@ -35,8 +35,9 @@ class ModuleTable {
   uint32_t next_id() const { return next_id_; }
   /// Adds a module under next_id() and returns that id.
   uint32_t add(LoadedModule module);
-  /// Drops the table's reference; false when `id` names no loaded module.
-  bool remove(uint32_t id);
+  /// Drops the table's reference and returns the module's program; null when `id` names no
+  /// loaded module.
+  std::shared_ptr<const ptx::Program> remove(uint32_t id);
 
   struct Found {
     const LoadedModule* module = nullptr;  // null when the handle names no loaded kernel

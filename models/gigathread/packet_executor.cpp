@@ -137,6 +137,8 @@ PacketResult PacketExecutor::launch(const cmd::Packet& p) {
   request_.block = ptx::Dim3(d.block[0], d.block[1], d.block[2]);
   request_.dynamic_shared_bytes = d.dynamic_shared_bytes;
   request_.registers_per_thread = found.kernel->registers_per_thread;
+  request_.memcheck = services_.memcheck.active();
+  request_.racecheck = services_.memcheck.racecheck();
   stats_.add(&CommandStats::launches);
   const GridResult r = services_.grid->run_grid(request_);
   request_.program.reset();  // an unloaded module must not live on in an idle channel

@@ -31,7 +31,7 @@ constexpr uint32_t ERROR_CLEAR = 0x0114;       // WO write 1s to clear errors
 constexpr uint32_t ERROR_OFFSET = 0x0118;      // RO BAR0 offset of the last refused MMIO access
 
 constexpr uint32_t kId = 0x50554753;
-constexpr uint32_t kVersion = 0x00020001;  // 2.1: ModuleLoad names its module (a6)
+constexpr uint32_t kVersion = 0x00020002;  // 2.2: the memory checker's registers (MC_*)
 
 // INTR_STATUS / INTR_MASK / INTR_CLEAR bits
 constexpr uint32_t kIntrFence = 1u << 0;  // a packet with kFlagInterrupt completed
@@ -54,6 +54,26 @@ constexpr uint32_t CE_BYTES_LO = 0x08;  // RO bytes copied
 constexpr uint32_t CE_BYTES_HI = 0x0C;
 constexpr uint32_t CE_BUSY_NS_LO = 0x10;  // RO simulated nanoseconds spent copying
 constexpr uint32_t CE_BUSY_NS_HI = 0x14;
+
+// ---- 0x2000: memory checker (models/gigathread/memcheck_unit) ---------------------------------
+// The driver announces its allocations here so that kernels' accesses can be checked (memcheck):
+// write MC_ADDRESS and MC_BYTES, then a command to MC_COMMAND, and read MC_STATUS.
+constexpr uint32_t kMemcheckBase = 0x2000;
+constexpr uint32_t MC_CONTROL = 0x00;     // RW kMemcheckEnable, kRacecheckEnable
+constexpr uint32_t MC_ADDRESS_LO = 0x04;  // RW device address of the command's region
+constexpr uint32_t MC_ADDRESS_HI = 0x08;
+constexpr uint32_t MC_BYTES_LO = 0x0C;  // RW its size in bytes
+constexpr uint32_t MC_BYTES_HI = 0x10;
+constexpr uint32_t MC_COMMAND = 0x14;       // WO kMemcheck* command
+constexpr uint32_t MC_STATUS = 0x18;        // RO 0: the last command was taken; 1: refused
+constexpr uint32_t MC_LIVE_REGIONS = 0x1C;  // RO live allocations and module variables
+
+constexpr uint32_t kMemcheckEnable = 1u << 0;   // MC_CONTROL: check kernels' global accesses
+constexpr uint32_t kRacecheckEnable = 1u << 1;  // MC_CONTROL: check shared-memory races
+// MC_COMMAND values
+constexpr uint32_t kMemcheckAllocated = 1;  // [MC_ADDRESS, +MC_BYTES) is a live allocation
+constexpr uint32_t kMemcheckFreed = 2;      // the allocation at MC_ADDRESS was freed: poisoned
+constexpr uint32_t kMemcheckClear = 3;      // forget every allocation, live or freed
 
 // ---- 0x10000: command channels (models/gigathread/command_processor), 0x100 apart ----------
 constexpr uint32_t kChannelBase = 0x10000;

@@ -13,6 +13,8 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/shared_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/memcheck.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/racecheck.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_simt.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/simt_model.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/device_printf.cpp

@@ -17,6 +17,10 @@ CtaRunner::CtaRunner(const LaunchContext& launch) : launch_(launch) {
   cta_.num_warps = (cta_.num_threads + kWarpSize - 1) / kWarpSize;
   cta_.dynamic_shared_base = launch.kernel->dynamic_shared_base;
   cta_.shared.resize(launch.cta_shared_bytes());
+  if (launch.racecheck) {
+    racecheck_ = std::make_unique<SharedRaceCheck>(launch.cta_shared_bytes());
+    cta_.racecheck = racecheck_.get();
+  }
   warps_.resize(cta_.num_warps);
   for (uint32_t w = 0; w < cta_.num_warps; ++w) {
     const uint32_t n = std::min(kWarpSize, cta_.num_threads - w * kWarpSize);
@@ -71,6 +75,7 @@ void CtaRunner::release_completed() {
       released_.push_back(w);
     }
     b = Barrier{};
+    if (racecheck_) racecheck_->new_epoch();  // what came before the barrier is ordered
   }
 }
 
@@ -117,6 +122,7 @@ void CtaRunner::start(Dim3 ctaid, uint32_t sm_id, SparseMemory* global,
   cta_.observer = observer;
   barriers_ = {};
   released_.clear();
+  if (racecheck_) racecheck_->new_epoch();
   done_warps_ = 0;
   for (uint32_t w = 0; w < warps_.size(); ++w) {
     warps_[w].start(launch_, cta_, w, lanes_[w]);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/ptx/device.h"
@@ -69,6 +70,7 @@ class CtaRunner {
   std::string warp_report() const;  // where each unfinished warp is and what it waits for
 
   const LaunchContext& launch_;
+  std::unique_ptr<SharedRaceCheck> racecheck_;  // when the launch checks races
   CtaContext cta_;
   std::vector<Warp> warps_;
   std::vector<LaneMask> lanes_;  // threads that exist, per warp

@@ -143,7 +143,8 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
       case StateSpace::Const: {
         sym.offset = placement.allocate(sym.size ? sym.size : 1, align);
         syms.symbols[d.name] = sym;
-        program.globals.push_back(GlobalVariable{d.name, sym.offset, sym.size});
+        program.globals.push_back(
+            GlobalVariable{d.name, sym.offset, sym.size, d.space == StateSpace::Const});
         placement.write(sym.offset, initial_bytes(d, syms, diags));
         continue;
       }

@@ -96,6 +96,7 @@ struct FunctionalDevice::Impl : GlobalPlacement {
   DeviceOptions options;
   SparseMemory memory;
   std::map<uint64_t, uint64_t> allocations;  // address -> bytes
+  AllocationMap checked;                      // what memcheck knows, kept whether or not it is on
   std::vector<std::shared_ptr<const Program>> modules;
   uint32_t next_grid_id = 1;
 };
@@ -118,6 +119,7 @@ Module FunctionalDevice::load_module(std::string_view text, std::string name,
       *impl_, diags);
   if (!program) throw ModuleLoadError(diags.list());
   impl_->modules.push_back(program);
+  add_module_variables(impl_->checked, *program);
   return Module(program);
 }
 
@@ -131,7 +133,9 @@ Module FunctionalDevice::load_module_file(const std::string& path,
 }
 
 DevicePtr FunctionalDevice::malloc(uint64_t bytes) {
-  return impl_->allocate(bytes, 256);
+  const DevicePtr p = impl_->allocate(bytes, 256);
+  impl_->checked.add(p, std::max<uint64_t>(bytes, 1), RegionKind::Allocation);
+  return p;
 }
 
 void FunctionalDevice::free(DevicePtr ptr) {
@@ -141,6 +145,7 @@ void FunctionalDevice::free(DevicePtr ptr) {
   }
   impl_->memory.unmap(ptr);
   impl_->allocations.erase(it);
+  impl_->checked.release(ptr, RegionKind::Allocation);
 }
 
 void FunctionalDevice::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
@@ -241,6 +246,8 @@ void FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
   ctx.watchdog = impl_->options.watchdog;
   ctx.simt_model = impl_->options.simt_model;
   ctx.simt_deadlock_instructions = impl_->options.simt_deadlock_instructions;
+  if (impl_->options.memcheck) ctx.memcheck = &impl_->checked;
+  ctx.racecheck = impl_->options.racecheck;
   ctx.printf_sink = impl_->options.printf_sink;
   if (!ctx.printf_sink)
     ctx.printf_sink = [](const std::string& s) { std::fputs(s.c_str(), stdout); };

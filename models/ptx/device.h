@@ -67,6 +67,14 @@ struct DeviceOptions {
   /// Stack model: reports a SIMT deadlock (ExecutionError) when one path of a warp runs this many
   /// warp instructions while another path of the warp waits (LaunchContext); 0 means no check.
   uint64_t simt_deadlock_instructions = 0;
+  /// memcheck: every global and constant access of a kernel is checked against the live
+  /// allocations and module variables; out of bounds (naming the nearest allocation and the
+  /// offset), use after free and writes to .const variables end the launch with an
+  /// ExecutionError before the access lands. Freed memory stays poisoned until malloc reuses it.
+  bool memcheck = false;
+  /// racecheck: shared-memory loads and stores of different warps of a CTA with no barrier
+  /// between them end the launch with an ExecutionError naming both threads and lines.
+  bool racecheck = false;
   /// Device printf output: one call per printf per thread, with the whole formatted text
   /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;

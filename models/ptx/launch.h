@@ -10,6 +10,8 @@
 #include "models/common/sparse_memory.h"
 #include "models/ptx/device.h"
 #include "models/ptx/inst.h"
+#include "models/ptx/memcheck.h"
+#include "models/ptx/racecheck.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::ptx {
@@ -59,6 +61,12 @@ struct LaunchContext {
   /// same warp waits, never having had a turn, is a SIMT deadlock (ExecutionError naming the
   /// kernel, block, warp, PC and PTX line). 0: no check.
   uint64_t simt_deadlock_instructions = 0;
+  /// memcheck: every global and constant access is checked against this map first, and a bad
+  /// one ends the launch with an ExecutionError saying what it hit (null: no checking).
+  const AllocationMap* memcheck = nullptr;
+  /// racecheck: shared-memory loads and stores of different warps with no barrier between them
+  /// end the launch with an ExecutionError naming both threads and lines (racecheck.h).
+  bool racecheck = false;
   /// Warp instructions every CTA of the launch has run so far, for the watchdog.
   mutable uint64_t executed_warp_instructions = 0;
   std::function<void(const std::string&)> printf_sink;
@@ -105,6 +113,7 @@ struct CtaContext {
   SparseMemory* global = nullptr;    // device memory as this CTA's SM sees it
   GlobalAccessObserver* observer = nullptr;  // optional
   bool observe_on_chip = false;  // also tell `observer` about shared/const/param/local accesses
+  SharedRaceCheck* racecheck = nullptr;  // the CTA runner's, when the launch checks races
   /// The SM's cycle counter, which %clock and %clock64 read on a timed SM (null: the functional
   /// core's stand-in, the warp's instruction count), and its period, which turns it into the
   /// nanoseconds of %globaltimer.

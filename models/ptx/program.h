@@ -145,6 +145,7 @@ struct GlobalVariable {
   std::string name;
   uint64_t address = 0;
   uint64_t size = 0;
+  bool constant = false;  // .const: kernels may only read it
 };
 
 /// Dynamic shared memory starts at least this aligned after a kernel's static shared memory.

@@ -116,9 +116,9 @@ class Warp {
     return size <= limit && addr <= limit - size;
   }
   /// Host pointer for an access: aligned shared and global accesses inline, the rest (generic
-  /// addresses, faults) through resolve().
+  /// addresses, faults, accesses memcheck or racecheck look at) through resolve().
   uint8_t* pointer(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
-    if ((addr & (size - 1)) == 0) {
+    if ((addr & (size - 1)) == 0 && !checking_) {
       if (in.space == StateSpace::Shared) {
         if (fits(addr, size, cta_->shared.size())) return cta_->shared.data() + addr;
       } else if (in.space == StateSpace::Global) {
@@ -156,9 +156,12 @@ class Warp {
   /// under the stack model always the last entry.
   SimtEntry* running_ = nullptr;
   size_t running_index() const { return size_t(running_ - simt_.data()); }
-  bool independent_ = false;          // SimtModel::Independent
-  uint64_t simt_deadlock_limit_ = 0;  // stack model only; 0: no check
-  uint64_t path_start_ = 0;           // warp_instructions_ when the running path got its turn
+  bool independent_ = false;                 // SimtModel::Independent
+  uint64_t simt_deadlock_limit_ = 0;         // stack model only; 0: no check
+  const AllocationMap* memcheck_ = nullptr;  // the launch's, when it checks accesses
+  RegionCache memcheck_cache_;
+  bool checking_ = false;    // memcheck or racecheck: every access goes through resolve()
+  uint64_t path_start_ = 0;  // warp_instructions_ when the running path got its turn
   std::vector<CallFrame> calls_;
   std::vector<uint64_t> regs_;  // frames of num_regs * kWarpSize slots, innermost last
   size_t reg_base_ = 0;

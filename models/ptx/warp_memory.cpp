@@ -111,11 +111,15 @@ uint64_t Warp::address_of(const Operand& o, unsigned lane) const {
 uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size,
                        unsigned lane, bool write) {
   if (addr % size != 0) {
-    fault(in, lane, fmt::format("misaligned {}-byte access at address 0x{:x}", size, addr));
+    fault(in, lane,
+          fmt::format("misaligned {}-byte access at address 0x{:x}{}", size, addr,
+                      memcheck_ ? " (" + memcheck_->where(addr) + ")" : std::string()));
   }
   switch (space) {
     case StateSpace::Global:
     case StateSpace::Const: {
+      if (memcheck_ && !memcheck_->allows(addr, size, write, memcheck_cache_))
+        fault(in, lane, "memcheck: " + memcheck_->problem(addr, size, write));
       uint8_t* p = cta_->global->page_pointer(addr);
       if (!p) {
         fault(in, lane,
@@ -130,6 +134,11 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
               fmt::format("shared memory {} of {} bytes at offset 0x{:x} is outside the "
                           "CTA's {} bytes",
                           write ? "write" : "read", size, addr, cta_->shared.size()));
+      }
+      if (cta_->racecheck && (in.op == Op::Ld || in.op == Op::St)) {
+        const std::string hazard = cta_->racecheck->access(
+            uint32_t(addr), size, write, warp_index_ * kWarpSize + lane, in.line, launch_->block);
+        if (!hazard.empty()) fault(in, lane, hazard);
       }
       return cta_->shared.data() + addr;
     case StateSpace::Local:
@@ -310,6 +319,7 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
       const uint64_t expected = (word >> 32) & 0x7fffffff;
       word = pending == 0 ? (expected | (expected << 32) | ((phase ^ 1) << 63))
                           : (pending | (expected << 32) | (phase << 63));
+      if (pending == 0 && cta_->racecheck) cta_->racecheck->new_epoch();  // the phase orders
       if (in.num_dst) ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = phase << 63;
     } else {  // test_wait / try_wait: has the phase of `state` completed?
       const uint64_t state = read_bits(ctx_, in.src(1), lane);

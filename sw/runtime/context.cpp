@@ -129,8 +129,22 @@ void Context::open() {
       options_.pinned_bytes ? options_.pinned_bytes : map.memory_bytes - options_.pinned_offset;
   pinned_ = std::make_unique<PinnedMemory>(pinned_base, bus_.memory(pinned_base, pinned_bytes),
                                            pinned_bytes);
-  vram_ = std::make_unique<RangeAllocator>("device memory", p.vram_base, p.vram_bytes,
-                                           kDeviceAlignment);
+  DeviceHeapChecking checking;
+  if (options_.memcheck || options_.racecheck) {
+    if ((p.register_map_version & 0xffff) < 2) {
+      throw Error(Status::InvalidDevice,
+                  fmt::format("memcheck and racecheck need the memory checker of register map "
+                              "2.2; the GPU has {}.{}",
+                              p.register_map_version >> 16, p.register_map_version & 0xffff));
+    }
+    announce(bar0::kMemcheckClear, 0, 0);
+    bar0_->write(bar0::kMemcheckBase + bar0::MC_CONTROL,
+                 (options_.memcheck ? bar0::kMemcheckEnable : 0) |
+                     (options_.racecheck ? bar0::kRacecheckEnable : 0));
+  }
+  if (options_.memcheck)
+    checking = {options_.memcheck_red_zone_bytes, options_.memcheck_quarantine_bytes};
+  vram_ = std::make_unique<DeviceHeap>(p.vram_base, p.vram_bytes, kDeviceAlignment, checking);
   open_channels();
   bar0_->write(bar0::INTR_MASK, bar0::kIntrFence | bar0::kIntrError);
 }
@@ -182,6 +196,10 @@ void Context::close() noexcept {
   try {
     for (auto& ch : channels_) ch->disable();
     if (bar0_) bar0_->write(bar0::INTR_MASK, 0);
+    if (bar0_ && (options_.memcheck || options_.racecheck)) {
+      bar0_->write(bar0::kMemcheckBase + bar0::MC_CONTROL, 0);
+      announce(bar0::kMemcheckClear, 0, 0);
+    }
   } catch (const gpusoc::Error& e) {
     log->warn("closing the device: {}", e.what());
   }
@@ -215,8 +233,22 @@ PinnedMemory::Block Context::pinned_temporary(uint64_t bytes) {
   return pinned_->allocate(bytes);
 }
 
+DevicePtr Context::allocate_device(uint64_t bytes) {
+  const DevicePtr ptr = vram_->allocate(bytes);
+  if (options_.memcheck) {
+    try {
+      announce(bar0::kMemcheckAllocated, ptr, bytes);
+    } catch (const Error&) {
+      vram_->free(ptr);
+      throw;
+    }
+  }
+  return ptr;
+}
+
 void Context::free_device(DevicePtr ptr) {
-  if (!vram_->find(ptr)) vram_->free(ptr);  // not an allocation: the error, without waiting
+  const auto block = vram_->find(ptr);
+  if (!block || block->address != ptr) vram_->free(ptr);  // the error, without waiting
   std::optional<Error> failed;
   try {
     drain();
@@ -224,7 +256,20 @@ void Context::free_device(DevicePtr ptr) {
     failed = e;
   }
   vram_->free(ptr);
+  if (options_.memcheck) announce(bar0::kMemcheckFreed, ptr, 0);
   if (failed) throw *failed;
+}
+
+void Context::announce(uint32_t command, DevicePtr address, uint64_t bytes) {
+  bar0_->write64(bar0::kMemcheckBase + bar0::MC_ADDRESS_LO, address);
+  bar0_->write64(bar0::kMemcheckBase + bar0::MC_BYTES_LO, bytes);
+  bar0_->write(bar0::kMemcheckBase + bar0::MC_COMMAND, command);
+  if (bar0_->read(bar0::kMemcheckBase + bar0::MC_STATUS) != 0) {
+    throw Error(Status::DeviceError,
+                fmt::format("the GPU's memory checker refused command {} for [{:#x}, +{}) "
+                            "(MC_STATUS 1)",
+                            command, address, bytes));
+  }
 }
 
 void Context::free_pinned(uint64_t address) {

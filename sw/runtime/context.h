@@ -18,6 +18,7 @@
 #include "sw/runtime/kernel_args.h"
 #include "sw/runtime/module_image.h"
 #include "sw/runtime/pinned_memory.h"
+#include "sw/runtime/device_heap.h"
 #include "sw/runtime/range_allocator.h"
 #include "sw/runtime/types.h"
 
@@ -46,7 +47,10 @@ class Context {
   const RuntimeOptions& options() const { return options_; }
   const DeviceProperties& properties() const { return properties_; }
   PinnedMemory& pinned() { return *pinned_; }
-  RangeAllocator& vram() { return *vram_; }
+  DeviceHeap& vram() { return *vram_; }
+  /// A device allocation for the program (cudaMalloc); announced to the memory checker in
+  /// memcheck mode, which then lets kernels touch it.
+  DevicePtr allocate_device(uint64_t bytes);
   Channel& channel(uint32_t index) { return *channels_[index]; }
   uint32_t num_channels() const { return uint32_t(channels_.size()); }
   /// A new stream's id and channel: ids count from 1; channels go round-robin from channel 1.
@@ -122,6 +126,8 @@ class Context {
   ModuleLoadReport run_module_load(Channel& ch, const std::string& who, const ModuleText& module,
                                    uint64_t result_bytes);
   void throw_pending();
+  /// Tells the GPU's memory checker (bar0::MC_*) about a region; Error(DeviceError) if refused.
+  void announce(uint32_t command, DevicePtr address, uint64_t bytes);
 
   host::HostBus& bus_;
   RuntimeOptions options_;
@@ -129,7 +135,7 @@ class Context {
   std::unique_ptr<Bar0> bar0_;
   std::unique_ptr<InterruptWaiter> waiter_;
   std::unique_ptr<PinnedMemory> pinned_;
-  std::unique_ptr<RangeAllocator> vram_;
+  std::unique_ptr<DeviceHeap> vram_;
   std::vector<std::unique_ptr<Channel>> channels_;
   PinnedMemory::Block staging_[2];
   uint32_t next_stream_ = 1;

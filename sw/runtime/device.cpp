@@ -14,7 +14,7 @@ namespace gpusoc::rt {
 namespace detail {
 
 DevicePtr device_alloc(Context& ctx, uint64_t bytes) {
-  return ctx.vram().allocate(bytes);
+  return ctx.allocate_device(bytes);
 }
 
 void device_free(Context& ctx, DevicePtr ptr) noexcept {
@@ -116,7 +116,7 @@ const DeviceProperties& Device::properties() const {
 }
 
 DevicePtr Device::malloc(uint64_t bytes) {
-  return context()->vram().allocate(bytes);
+  return context()->allocate_device(bytes);
 }
 
 void Device::free(DevicePtr ptr) {
@@ -124,7 +124,7 @@ void Device::free(DevicePtr ptr) {
 }
 
 MemoryInfo Device::memory_info() const {
-  const RangeAllocator& a = context()->vram();
+  const DeviceHeap& a = context()->vram();
   return MemoryInfo{a.free_bytes(), a.total_bytes(), a.largest_free_block()};
 }
 

@@ -23,8 +23,13 @@ bool align_up(uint64_t value, uint64_t alignment, uint64_t& out) {
 
 }  // namespace
 
-RangeAllocator::RangeAllocator(std::string what, uint64_t base, uint64_t bytes, uint64_t alignment)
-    : what_(std::move(what)), base_(base), bytes_(bytes), alignment_(alignment) {
+RangeAllocator::RangeAllocator(std::string what, uint64_t base, uint64_t bytes, uint64_t alignment,
+                               uint64_t guard_bytes)
+    : what_(std::move(what)),
+      base_(base),
+      bytes_(bytes),
+      alignment_(alignment),
+      guard_bytes_(guard_bytes) {
   if (!is_power_of_two(alignment)) {
     throw Error(Status::InvalidValue,
                 fmt::format("{}: alignment {} is not a power of two", what_, alignment));
@@ -48,7 +53,9 @@ std::optional<uint64_t> RangeAllocator::try_allocate(uint64_t bytes, uint64_t al
   }
   const uint64_t align = std::max(alignment, alignment_);
   uint64_t reserved = 0;
-  if (bytes > bytes_ || !align_up(bytes, alignment_, reserved)) return std::nullopt;
+  if (bytes > bytes_ || guard_bytes_ > bytes_ - bytes ||
+      !align_up(bytes + guard_bytes_, alignment_, reserved))
+    return std::nullopt;
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     const uint64_t start = it->first, size = it->second;
     uint64_t address = 0;

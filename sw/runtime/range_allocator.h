@@ -18,8 +18,10 @@ class RangeAllocator {
   };
 
   /// `what` names the memory in messages ("device memory"); `alignment` is a power of two and
-  /// the granularity of every reservation.
-  RangeAllocator(std::string what, uint64_t base, uint64_t bytes, uint64_t alignment);
+  /// the granularity of every reservation. `guard_bytes` more are reserved after every block,
+  /// where no other block can lie (memcheck's red zones).
+  RangeAllocator(std::string what, uint64_t base, uint64_t bytes, uint64_t alignment,
+                 uint64_t guard_bytes = 0);
 
   /// Lowest-addressed block that fits, aligned to max(alignment, the allocator's). Throws
   /// Error(InvalidValue) for zero bytes or a bad alignment and Error(OutOfMemory) naming the
@@ -47,7 +49,7 @@ class RangeAllocator {
   void insert_free(uint64_t address, uint64_t bytes);
 
   std::string what_;
-  uint64_t base_, bytes_, alignment_;
+  uint64_t base_, bytes_, alignment_, guard_bytes_;
   uint64_t free_total_ = 0;
   std::map<uint64_t, uint64_t> free_;  // start -> bytes, never adjacent (coalesced)
   std::map<uint64_t, Live> live_;      // start -> sizes

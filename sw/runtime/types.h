@@ -72,15 +72,36 @@ struct RuntimeOptions {
   uint64_t semaphore_poll_ns = 0;
   /// First size of a ModuleLoad result buffer; 0: estimated from the PTX (grown on demand).
   uint64_t module_result_bytes = 0;
+  /// memcheck, in the spirit of compute-sanitizer: the GPU checks every global and constant
+  /// access of every kernel against the live allocations and module variables (docs/memcheck.md).
+  /// Out-of-bounds accesses (naming the nearest allocation and the offset), uses after free,
+  /// misaligned accesses and writes to .const variables fail the launch with LaunchFailed before
+  /// the access lands; the device stays usable. On in debug(); costs kernel speed.
+  bool memcheck = false;
+  /// memcheck: unallocated bytes after every allocation, so that an overrun hits no neighbour.
+  uint64_t memcheck_red_zone_bytes = 4096;
+  /// memcheck: freed allocations stay poisoned, held back from reuse, up to this many bytes.
+  uint64_t memcheck_quarantine_bytes = 64ull << 20;
+  /// racecheck: shared-memory loads and stores of different warps of a CTA with no barrier
+  /// between them fail the launch with LaunchFailed, naming both threads and lines.
+  bool racecheck = false;
+
+  /// The debug configuration: the defaults with memcheck on.
+  static RuntimeOptions debug() {
+    RuntimeOptions o;
+    o.memcheck = true;
+    return o;
+  }
 
   bool operator==(const RuntimeOptions& o) const {
     return pinned_offset == o.pinned_offset && pinned_bytes == o.pinned_bytes &&
            ring_bytes == o.ring_bytes && error_log_bytes == o.error_log_bytes &&
            max_channels == o.max_channels && staging_chunk_bytes == o.staging_chunk_bytes &&
-           host_copy_gbytes_per_s == o.host_copy_gbytes_per_s &&
-           sync_timeout == o.sync_timeout && poll_interval == o.poll_interval &&
-           semaphore_poll_ns == o.semaphore_poll_ns &&
-           module_result_bytes == o.module_result_bytes;
+           host_copy_gbytes_per_s == o.host_copy_gbytes_per_s && sync_timeout == o.sync_timeout &&
+           poll_interval == o.poll_interval && semaphore_poll_ns == o.semaphore_poll_ns &&
+           module_result_bytes == o.module_result_bytes && memcheck == o.memcheck &&
+           memcheck_red_zone_bytes == o.memcheck_red_zone_bytes &&
+           memcheck_quarantine_bytes == o.memcheck_quarantine_bytes && racecheck == o.racecheck;
   }
 };
 

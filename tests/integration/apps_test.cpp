@@ -1,6 +1,7 @@
 // Every app of the suite through the whole SoC, with loosely timed and with cycle-level SMs: it
 // verifies against its CPU reference, runs the same instructions as on the bare functional core
-// (same kernels, same inputs), and two runs of the same simulation give bit-identical statistics.
+// (same kernels, same inputs), and two runs of the same simulation give bit-identical statistics;
+// under memcheck it runs clean.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,7 +38,8 @@ struct SocRun {
   double simulated_s = 0;
 };
 
-SocRun run_on_soc(const App& app, const std::string& sm_model) {
+SocRun run_on_soc(const App& app, const std::string& sm_model,
+                  const rt::RuntimeOptions& options = {}) {
   testing::fresh_systemc();
   Config config;
   config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
@@ -49,16 +51,16 @@ SocRun run_on_soc(const App& app, const std::string& sm_model) {
   {
     platform::SocPlatform soc(config, root);
     run.simulated_s = soc.run([&](host::HostBus& bus) {
-                           rt::Device runtime(bus);
+                           rt::Device runtime(bus, options);
                            SocAppDevice device(runtime);
                            run.result = app.run(device, small_size(app));
                            run.stats = device.stats();
                          })
                           .to_seconds();
     run.statistics = stats_to_json(root).dump();
-    // Host: 6 bindings; link: 3; GPU: BAR0/BAR1, 2 copy engines x 3, channels x 3, 2 SMs, and
-    // the memory system's data path to device memory.
-    EXPECT_EQ(soc.protocol_checkers(), 6u + 3 + 2 + 6 + 3 + 2 + 1);
+    // Host: 6 bindings; link: 3; GPU: BAR0/BAR1, 2 copy engines x 3, channels x 3, the memory
+    // checker's registers, 2 SMs, and the memory system's data path to device memory.
+    EXPECT_EQ(soc.protocol_checkers(), 6u + 3 + 2 + 6 + 3 + 1 + 2 + 1);
     EXPECT_EQ(soc.protocol_violations(), 0u);
   }
   return run;
@@ -84,6 +86,7 @@ TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
   if (app.needs_soc) return;
   ptx::DeviceOptions options;
   if (app.needs_independent_threads) options.simt_model = ptx::SimtModel::Independent;
+  options.memcheck = options.racecheck = true;  // which find nothing wrong with the suite
   FunctionalAppDevice core(options);
   const AppResult reference = app.run(core, small_size(app));
   EXPECT_EQ(first.result.summary, reference.summary) << "the computed values differ";
@@ -136,6 +139,23 @@ TEST(AppOnSocRop, CountsExactlyTheAtomicOperationsTheKernelUses) {
   EXPECT_GT(find_stat(stats, "rop_serialized"), 0) << "counters shared by a whole grid contend";
 }
 
+// The suite under the SoC's memcheck (the runtime's debug configuration) and racecheck: no false
+// reports, and the same results and instructions as without them.
+class AppUnderMemcheck : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AppUnderMemcheck, RunsCleanUnderMemcheckAndRacecheckWithTheSameResults) {
+  const App& app = *find_app(GetParam());
+  rt::RuntimeOptions options = rt::RuntimeOptions::debug();
+  options.racecheck = true;
+  const SocRun checked = run_on_soc(app, "lt", options);
+  ASSERT_TRUE(checked.result.verified) << checked.result.summary;
+  const SocRun plain = run_on_soc(app, "lt");
+  EXPECT_EQ(checked.result.summary, plain.result.summary);
+  if (!app.order_dependent_counts) {
+    EXPECT_EQ(checked.stats.warp_instructions, plain.stats.warp_instructions);
+  }
+}
+
 std::vector<std::string> app_names() {
   std::vector<std::string> names;
   for (const App& a : all_apps()) names.push_back(a.name);
@@ -148,6 +168,9 @@ INSTANTIATE_TEST_SUITE_P(Suite, AppOnSoc,
                          [](const auto& info) {
                            return std::get<0>(info.param) + "_" + std::get<1>(info.param);
                          });
+
+INSTANTIATE_TEST_SUITE_P(Suite, AppUnderMemcheck, ::testing::ValuesIn(app_names()),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace gpusoc::apps

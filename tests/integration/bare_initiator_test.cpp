@@ -253,8 +253,9 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   EXPECT_EQ(status & 1, 1u) << "INTR_STATUS.FENCE latched";
   EXPECT_GT(fence_time_ns, 0u);
   for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "element " << i;
-  // Every binding: 3 here, BAR0/BAR1, 2 copy engines x 3, the channels' 3, and the 2 SMs.
-  EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 2 + 1);  // + the memory system's data path
+  // Every binding: 3 here, BAR0/BAR1, 2 copy engines x 3, the channels' 3, the memory checker's
+  // registers, the 2 SMs and the memory system's data path.
+  EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 1 + 2 + 1);
   EXPECT_EQ(gpu.protocol_violations(), 0u);
 }
 

@@ -78,7 +78,8 @@ cmd::ErrorCode CopyDouble::fill(const pcie::FillRequest& request) {
   return cmd::ErrorCode::None;
 }
 
-HostDriver::HostDriver(sc_core::sc_module_name name) : sc_module(name), mmio("mmio") {
+HostDriver::HostDriver(sc_core::sc_module_name name)
+    : sc_module(name), mmio("mmio"), memcheck_mmio("memcheck_mmio") {
   SC_HAS_PROCESS(HostDriver);
   SC_THREAD(run);
 }
@@ -156,6 +157,7 @@ Testbench::Testbench(const TestbenchOptions& opts)
   cp.grid_out.bind(grid);
   cp.interrupt_out.bind(irq);
   driver.mmio.bind(cp.mmio_target);
+  driver.memcheck_mmio.bind(cp.memcheck_target);
 }
 
 void Testbench::run(std::function<void()> program) {

@@ -97,6 +97,7 @@ class InterruptDouble : public InterruptSink {
 class HostDriver : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<HostDriver> mmio;
+  tlm_utils::simple_initiator_socket<HostDriver> memcheck_mmio;  // the memory checker's registers
   std::function<void()> program;
   explicit HostDriver(sc_core::sc_module_name name);
   void write_reg(uint32_t channel, uint32_t reg, uint32_t value);
