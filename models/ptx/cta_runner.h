@@ -70,13 +70,13 @@ class CtaRunner {
   std::string warp_report() const;  // where each unfinished warp is and what it waits for
 
   const LaunchContext& launch_;
-  std::unique_ptr<SharedRaceCheck> racecheck_;  // when the launch checks races
   CtaContext cta_;
   std::vector<Warp> warps_;
   std::vector<LaneMask> lanes_;  // threads that exist, per warp
   std::array<Barrier, 16> barriers_;
   std::vector<uint32_t> released_;
   size_t done_warps_ = 0;
+  std::unique_ptr<SharedRaceCheck> racecheck_;  // when the launch checks races
 };
 
 }  // namespace gpusoc::ptx

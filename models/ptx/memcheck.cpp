@@ -77,7 +77,10 @@ bool AllocationMap::lookup(uint64_t address, unsigned bytes, bool write, RegionC
   const MemoryRegion& r = it->second;
   if (!r.live || bytes > r.end() - address) return false;
   if (write && r.kind == RegionKind::Constant) return false;
-  cache = RegionCache{r.begin, r.end(), r.kind != RegionKind::Constant, generation_};
+  if (cache.generation != generation_) cache = RegionCache{};
+  cache.generation = generation_;
+  cache.entries[cache.next] = {r.begin, r.end(), r.kind != RegionKind::Constant};
+  cache.next = (cache.next + 1) % RegionCache::kEntries;
   return true;
 }
 

@@ -28,12 +28,17 @@ struct MemoryRegion {
   uint64_t end() const { return begin + bytes; }
 };
 
-/// What a warp remembers of the last region an access of it fell in, so that the next access to
-/// the same region costs a comparison instead of a lookup.
+/// What a warp remembers of the last regions its accesses fell in (a kernel's few buffers), so
+/// that the next access to one of them costs comparisons instead of a lookup.
 struct RegionCache {
-  uint64_t begin = 1, end = 0;  // empty
-  bool writable = false;
-  uint64_t generation = 0;
+  static constexpr unsigned kEntries = 4;
+  struct Entry {
+    uint64_t begin = 1, end = 0;  // empty
+    bool writable = false;
+  };
+  Entry entries[kEntries];
+  unsigned next = 0;        // the entry the next miss replaces
+  uint64_t generation = 0;  // the map's when the entries were filled
 };
 
 class AllocationMap {
@@ -51,9 +56,13 @@ class AllocationMap {
   /// it (no writes to constants). Remembers the region in `cache`, which answers the next
   /// question without a lookup while the map is unchanged.
   bool allows(uint64_t address, unsigned bytes, bool write, RegionCache& cache) const {
-    if (cache.generation == generation_ && address >= cache.begin && bytes <= cache.end &&
-        address <= cache.end - bytes && (cache.writable || !write))
-      return true;
+    if (cache.generation == generation_) {
+      for (const RegionCache::Entry& e : cache.entries) {
+        if (address >= e.begin && bytes <= e.end && address <= e.end - bytes &&
+            (e.writable || !write))
+          return true;
+      }
+    }
     return lookup(address, bytes, write, cache);
   }
   /// Why allows() refused the access, naming the region it hit or the nearest live one and the

@@ -24,7 +24,7 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   simt_deadlock_limit_ = independent_ ? 0 : launch.simt_deadlock_instructions;
   memcheck_ = launch.memcheck;
   memcheck_cache_ = {};
-  checking_ = memcheck_ || cta.racecheck;
+  racecheck_ = cta.racecheck;
   warp_instructions_ = thread_instructions_ = path_start_ = progress_at_ = 0;
   last_load_ = nullptr;
   class_counts_ = {};

@@ -107,22 +107,27 @@ class Warp {
   void observe(const Inst& in, LaneMask exec, GlobalAccess kind);
   void load(const Inst& in, LaneMask exec);
   void store(const Inst& in, LaneMask exec);
-  template <unsigned kSize>
+  template <unsigned kSize, bool kChecked>
   void load_sized(const Inst& in, LaneMask exec);
-  template <unsigned kSize>
+  template <unsigned kSize, bool kChecked>
   void store_sized(const Inst& in, LaneMask exec);
   /// Whether [addr, addr+size) lies inside [0, limit), without overflowing.
   static bool fits(uint64_t addr, uint64_t size, uint64_t limit) {
     return size <= limit && addr <= limit - size;
   }
   /// Host pointer for an access: aligned shared and global accesses inline, the rest (generic
-  /// addresses, faults, accesses memcheck or racecheck look at) through resolve().
+  /// addresses, faults, shared accesses racecheck records) through resolve(). kChecked: the
+  /// launch runs with memcheck or racecheck.
+  template <bool kChecked>
   uint8_t* pointer(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
-    if ((addr & (size - 1)) == 0 && !checking_) {
+    if ((addr & (size - 1)) == 0) {
       if (in.space == StateSpace::Shared) {
-        if (fits(addr, size, cta_->shared.size())) return cta_->shared.data() + addr;
+        if ((!kChecked || !racecheck_) && fits(addr, size, cta_->shared.size()))
+          return cta_->shared.data() + addr;
       } else if (in.space == StateSpace::Global) {
-        if (uint8_t* p = cta_->global->page_pointer(addr)) return p;
+        if (!kChecked || !memcheck_ || memcheck_->allows(addr, size, write, memcheck_cache_)) {
+          if (uint8_t* p = cta_->global->page_pointer(addr)) return p;
+        }
       }
     }
     return resolve(in, in.space, addr, size, lane, write);
@@ -135,6 +140,13 @@ class Warp {
   uint64_t address_bias(const Operand& o) const;  // the part of an address all lanes share
   uint8_t* resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size, unsigned lane,
                    bool write);
+  // Out of resolve()'s line, so that unchecked accesses do not pay for their set-up.
+  [[noreturn, gnu::noinline]] void misaligned(const Inst& in, uint64_t addr, unsigned size,
+                                              unsigned lane) const;
+  [[gnu::noinline]] void check_global(const Inst& in, uint64_t addr, unsigned size, unsigned lane,
+                                      bool write);  // memcheck
+  [[gnu::noinline]] void record_shared(const Inst& in, uint64_t addr, unsigned size, unsigned lane,
+                                       bool write);  // racecheck
   std::string read_device_string(uint64_t generic_addr, unsigned lane);
   uint8_t* local(unsigned lane) {
     return local_.get() + size_t(lane) * launch_->local_bytes_per_thread();
@@ -156,12 +168,9 @@ class Warp {
   /// under the stack model always the last entry.
   SimtEntry* running_ = nullptr;
   size_t running_index() const { return size_t(running_ - simt_.data()); }
-  bool independent_ = false;                 // SimtModel::Independent
-  uint64_t simt_deadlock_limit_ = 0;         // stack model only; 0: no check
-  const AllocationMap* memcheck_ = nullptr;  // the launch's, when it checks accesses
-  RegionCache memcheck_cache_;
-  bool checking_ = false;    // memcheck or racecheck: every access goes through resolve()
-  uint64_t path_start_ = 0;  // warp_instructions_ when the running path got its turn
+  bool independent_ = false;          // SimtModel::Independent
+  uint64_t simt_deadlock_limit_ = 0;  // stack model only; 0: no check
+  uint64_t path_start_ = 0;           // warp_instructions_ when the running path got its turn
   std::vector<CallFrame> calls_;
   std::vector<uint64_t> regs_;  // frames of num_regs * kWarpSize slots, innermost last
   size_t reg_base_ = 0;
@@ -181,6 +190,10 @@ class Warp {
   uint64_t last_load_at_ = 0;        // warp_instructions_ then
   std::array<uint64_t, kNumInstClasses> class_counts_{};
   uint64_t thread_instructions_ = 0;
+  // The checkers, last: unchecked runs only test the two pointers, once per memory instruction.
+  const AllocationMap* memcheck_ = nullptr;  // the launch's, when it checks accesses
+  SharedRaceCheck* racecheck_ = nullptr;     // the CTA's, when the launch checks races
+  RegionCache memcheck_cache_;
 };
 
 }  // namespace gpusoc::ptx

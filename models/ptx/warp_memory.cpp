@@ -108,18 +108,31 @@ uint64_t Warp::address_of(const Operand& o, unsigned lane) const {
   return o.reg == kNoReg ? bias : bias + ctx_.regs[size_t(o.reg) * kWarpSize + lane];
 }
 
+void Warp::misaligned(const Inst& in, uint64_t addr, unsigned size, unsigned lane) const {
+  fault(in, lane,
+        fmt::format("misaligned {}-byte access at address 0x{:x}{}", size, addr,
+                    memcheck_ ? " (" + memcheck_->where(addr) + ")" : std::string()));
+}
+
+void Warp::check_global(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
+  if (!memcheck_->allows(addr, size, write, memcheck_cache_))
+    fault(in, lane, "memcheck: " + memcheck_->problem(addr, size, write));
+}
+
+void Warp::record_shared(const Inst& in, uint64_t addr, unsigned size, unsigned lane, bool write) {
+  if (in.op != Op::Ld && in.op != Op::St) return;  // atomics and mbarriers do not race
+  const std::string hazard = racecheck_->access(
+      uint32_t(addr), size, write, warp_index_ * kWarpSize + lane, in.line, launch_->block);
+  if (!hazard.empty()) fault(in, lane, hazard);
+}
+
 uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned size,
                        unsigned lane, bool write) {
-  if (addr % size != 0) {
-    fault(in, lane,
-          fmt::format("misaligned {}-byte access at address 0x{:x}{}", size, addr,
-                      memcheck_ ? " (" + memcheck_->where(addr) + ")" : std::string()));
-  }
+  if (addr % size != 0) misaligned(in, addr, size, lane);
   switch (space) {
     case StateSpace::Global:
     case StateSpace::Const: {
-      if (memcheck_ && !memcheck_->allows(addr, size, write, memcheck_cache_))
-        fault(in, lane, "memcheck: " + memcheck_->problem(addr, size, write));
+      if (memcheck_) check_global(in, addr, size, lane, write);
       uint8_t* p = cta_->global->page_pointer(addr);
       if (!p) {
         fault(in, lane,
@@ -135,11 +148,7 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
                           "CTA's {} bytes",
                           write ? "write" : "read", size, addr, cta_->shared.size()));
       }
-      if (cta_->racecheck && (in.op == Op::Ld || in.op == Op::St)) {
-        const std::string hazard = cta_->racecheck->access(
-            uint32_t(addr), size, write, warp_index_ * kWarpSize + lane, in.line, launch_->block);
-        if (!hazard.empty()) fault(in, lane, hazard);
-      }
+      if (racecheck_) record_shared(in, addr, size, lane, write);
       return cta_->shared.data() + addr;
     case StateSpace::Local:
       if (!fits(addr, size, launch_->local_bytes_per_thread())) {
@@ -165,8 +174,9 @@ uint8_t* Warp::resolve(const Inst& in, StateSpace space, uint64_t addr, unsigned
   }
 }
 
-// Element sizes are template arguments so that each copy is a single move.
-template <unsigned kSize>
+// Element sizes are template arguments so that each copy is a single move; kChecked (memcheck or
+// racecheck) is, so that unchecked launches pay nothing per lane.
+template <unsigned kSize, bool kChecked>
 void Warp::load_sized(const Inst& in, LaneMask exec) {
   const Operand& a = in.src(0);
   const unsigned bytes = kSize * in.vec;
@@ -177,7 +187,7 @@ void Warp::load_sized(const Inst& in, LaneMask exec) {
     uint64_t* dst = ctx_.regs + size_t(in.ops[0].reg) * kWarpSize;
     for (LaneMask m = exec; m; m &= m - 1) {
       const unsigned lane = unsigned(__builtin_ctz(m));
-      const uint8_t* p = pointer(in, base ? base[lane] + bias : bias, kSize, lane, false);
+      const uint8_t* p = pointer<kChecked>(in, base ? base[lane] + bias : bias, kSize, lane, false);
       uint64_t raw = 0;
       std::memcpy(&raw, p, kSize);
       dst[lane] = sign ? extend(raw, in.type) : raw;
@@ -186,7 +196,7 @@ void Warp::load_sized(const Inst& in, LaneMask exec) {
   }
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    const uint8_t* p = pointer(in, base ? base[lane] + bias : bias, bytes, lane, false);
+    const uint8_t* p = pointer<kChecked>(in, base ? base[lane] + bias : bias, bytes, lane, false);
     for (unsigned e = 0; e < in.vec; ++e) {
       const Operand& d = in.ops[e];
       if (d.kind != Operand::Kind::Reg) continue;
@@ -197,7 +207,7 @@ void Warp::load_sized(const Inst& in, LaneMask exec) {
   }
 }
 
-template <unsigned kSize>
+template <unsigned kSize, bool kChecked>
 void Warp::store_sized(const Inst& in, LaneMask exec) {
   const Operand& a = in.src(0);
   const unsigned bytes = kSize * in.vec;
@@ -205,7 +215,7 @@ void Warp::store_sized(const Inst& in, LaneMask exec) {
   const uint64_t* base = a.reg == kNoReg ? nullptr : ctx_.regs + size_t(a.reg) * kWarpSize;
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    uint8_t* p = pointer(in, base ? base[lane] + bias : bias, bytes, lane, true);
+    uint8_t* p = pointer<kChecked>(in, base ? base[lane] + bias : bias, bytes, lane, true);
     for (unsigned e = 0; e < in.vec; ++e) {
       const uint64_t v = read_bits(ctx_, in.src(1 + e), lane);
       std::memcpy(p + e * kSize, &v, kSize);
@@ -214,18 +224,19 @@ void Warp::store_sized(const Inst& in, LaneMask exec) {
 }
 
 void Warp::load(const Inst& in, LaneMask exec) {
+  const bool checked = memcheck_ || racecheck_;
   switch (type_size(in.type)) {
     case 1:
-      load_sized<1>(in, exec);
+      checked ? load_sized<1, true>(in, exec) : load_sized<1, false>(in, exec);
       break;
     case 2:
-      load_sized<2>(in, exec);
+      checked ? load_sized<2, true>(in, exec) : load_sized<2, false>(in, exec);
       break;
     case 4:
-      load_sized<4>(in, exec);
+      checked ? load_sized<4, true>(in, exec) : load_sized<4, false>(in, exec);
       break;
     case 8:
-      load_sized<8>(in, exec);
+      checked ? load_sized<8, true>(in, exec) : load_sized<8, false>(in, exec);
       break;
     default:
       fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported load size");
@@ -233,18 +244,19 @@ void Warp::load(const Inst& in, LaneMask exec) {
 }
 
 void Warp::store(const Inst& in, LaneMask exec) {
+  const bool checked = memcheck_ || racecheck_;
   switch (type_size(in.type)) {
     case 1:
-      store_sized<1>(in, exec);
+      checked ? store_sized<1, true>(in, exec) : store_sized<1, false>(in, exec);
       break;
     case 2:
-      store_sized<2>(in, exec);
+      checked ? store_sized<2, true>(in, exec) : store_sized<2, false>(in, exec);
       break;
     case 4:
-      store_sized<4>(in, exec);
+      checked ? store_sized<4, true>(in, exec) : store_sized<4, false>(in, exec);
       break;
     case 8:
-      store_sized<8>(in, exec);
+      checked ? store_sized<8, true>(in, exec) : store_sized<8, false>(in, exec);
       break;
     default:
       fault(in, unsigned(__builtin_ctz(exec | 1)), "unsupported store size");

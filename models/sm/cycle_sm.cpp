@@ -283,12 +283,54 @@ void CycleSm::wait_for_activity() {
     // Replies whose time only the memory path knows, or END_REQ: let SystemC catch up to them.
     synchronize_to(cycle_);
     collect_replies();
-    if (arriving_.empty() && due_.empty() && !lsu_can_progress())
-      wait(port_.activity() | work_arrived_);
+    if (arriving_.empty() && due_.empty() && !lsu_can_progress()) wait_for_replies();
   }
   for (Block& b : blocks_)
     if (b.stall == Stall::None) b.stall = b.live.empty() ? Stall::NoWarp : Stall::Memory;
   advance_to(std::max(cycle_, now_cycle()));
+}
+
+void CycleSm::wait_for_replies() {
+  if (config_.watchdog_reply_cycles == 0 || outstanding_ == 0 || resident_.empty()) {
+    wait(port_.activity() | work_arrived_);
+    return;
+  }
+  // One deadline event, armed once and left pending while replies come: waiting costs no timer.
+  const sc_time limit = time_of(config_.watchdog_reply_cycles) - time_of(0);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (deadline_ <= now) {
+    deadline_ = std::max(last_reply_ + limit, now);
+    reply_deadline_.notify(deadline_ - now);
+  }
+  wait(port_.activity() | work_arrived_ | reply_deadline_);
+  if (sc_core::sc_time_stamp() < deadline_) return;  // woken by something else
+  if (port_.has_completions() || sc_core::sc_time_stamp() - last_reply_ < limit) return;
+  std::vector<ResidentCta*> waiting;
+  for (const auto& cta : resident_) {
+    for (uint32_t s : cta->slots) {
+      if (slots_[s].cta == cta.get() && slots_[s].loads_waiting > 0) {
+        waiting.push_back(cta.get());
+        break;
+      }
+    }
+  }
+  for (ResidentCta* cta : waiting) fail_cta(*cta, lost_reply_report(*cta));
+}
+
+std::string CycleSm::lost_reply_report(const ResidentCta& cta) const {
+  std::string report = fmt::format(
+      "kernel '{}' block ({},{},{}): watchdog: SM {} got no memory reply for {} cycles "
+      "(sm.cycle.watchdog_reply_cycles) with {} requests outstanding: lost replies; its warps:",
+      cta.runner->launch().kernel->name, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, sm_id_,
+      config_.watchdog_reply_cycles, outstanding_);
+  for (uint32_t w = 0; w < cta.slots.size(); ++w) {
+    const WarpSlot& slot = slots_[cta.slots[w]];
+    if (slot.cta != &cta) continue;
+    report += "\n  " + cta.runner->warp(w).describe();
+    if (slot.loads_waiting > 0)
+      report += fmt::format("; waits for {} memory replies", slot.loads_waiting);
+  }
+  return report;
 }
 
 void CycleSm::run() {

@@ -155,6 +155,10 @@ class CycleSm : public sc_core::sc_module,
   /// Lets SystemC time catch up with `cycle` (no-op when it is there already).
   void synchronize_to(uint64_t cycle);
   void wait_for_activity();
+  /// Waits for a memory reply (or new work) for up to sm.cycle.watchdog_reply_cycles; when none
+  /// comes, the replies are lost: every resident CTA with a warp waiting on one fails.
+  void wait_for_replies();
+  std::string lost_reply_report(const ResidentCta& cta) const;
   uint64_t now_cycle() const;
   sc_core::sc_time time_of(uint64_t cycle) const;
   // cycle_sm_issue.cpp: scheduling and issue
@@ -218,6 +222,11 @@ class CycleSm : public sc_core::sc_module,
   std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
   std::deque<MemoryRequest> outbox_;   // requests waiting for the port
   uint32_t outstanding_ = 0;           // requests sent whose reply has not landed
+  // The lost-reply watchdog: when a reply last came (or the first request went out), and its
+  // deadline event with the time it fires (armed while that is not past).
+  sc_core::sc_time last_reply_;
+  sc_core::sc_event reply_deadline_;
+  sc_core::sc_time deadline_;
   SectoredCache l1_;
   SectoredCache constant_;
   uint64_t shared_free_ = 0;               // the shared-memory banks' next free cycle

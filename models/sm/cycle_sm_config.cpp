@@ -144,6 +144,12 @@ const Param<double> kQuantumNs{"sm.cycle.quantum_ns", 1000.0, "ns",
                                "how far a cycle-level SM may run ahead of SystemC time "
                                "(temporal decoupling quantum)",
                                Range{1, 1e9}};
+const Param<uint64_t> kWatchdogReply{
+    "sm.cycle.watchdog_reply_cycles", CycleSmConfig{}.watchdog_reply_cycles, "cycles",
+    "a cycle-level SM whose memory requests get no reply for this many cycles (a memory target "
+    "that never answers) fails the CTAs waiting on them, with a report of their warps; 0: no "
+    "check",
+    Range{0, 1e15}};
 
 Unit unit_named(const std::string& name) {
   for (size_t u = 0; u < kNumUnits; ++u)
@@ -189,6 +195,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   c.cta_launch_cycles = kCtaLaunch.get(config);
   c.cta_retire_cycles = kCtaRetire.get(config);
   c.quantum = sc_core::sc_time(kQuantumNs.get(config), sc_core::SC_NS);
+  c.watchdog_reply_cycles = kWatchdogReply.get(config);
   return c;
 }
 

@@ -35,6 +35,9 @@ struct CycleSmConfig {
   uint32_t cta_retire_cycles = 0;
   double clock_mhz = 1350;  // the SM's (shader) clock, from clock.shader_mhz
   sc_core::sc_time quantum;  // how far an SM may run ahead of SystemC time
+  /// A memory request without a reply for this many cycles is lost (a memory target that never
+  /// answers): the CTAs waiting on it fail with a report of their warps. 0: wait forever.
+  uint64_t watchdog_reply_cycles = 10'000'000;
 
   uint64_t cycle_ps() const { return uint64_t(1e6 / clock_mhz + 0.5); }
   /// Reads the sm.* parameters; throws ConfigError naming the key.

@@ -260,7 +260,7 @@ void CycleSm::send_cycle() {
   }
   const MemoryRequest& r = outbox_.front();
   port_.send(r, time_of(cycle_));
-  ++outstanding_;
+  if (outstanding_++ == 0) last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
   ++stats_.memory_requests;
   stats_.memory_bytes += r.bytes;
   outbox_.pop_front();
@@ -270,6 +270,7 @@ void CycleSm::collect_replies() {
   if (!port_.has_completions()) return;
   replies_.clear();
   port_.take_completions(replies_);
+  last_reply_ = sc_core::sc_time_stamp();
   for (const MemoryCompletion& c : replies_) {
     if (c.error) {
       throw ModelError(name(), fmt::format("device memory answered a timing request with an error "

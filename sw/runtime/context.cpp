@@ -12,6 +12,7 @@ namespace gpusoc::rt {
 namespace {
 
 constexpr uint64_t kDeviceAlignment = 256;  // as cudaMalloc
+constexpr uint64_t kMaxRedZoneBytes = 1 << 20;
 constexpr uint8_t kDisplayControllerClass = 0x03;
 constexpr uint64_t k4GiB = uint64_t(1) << 32;
 
@@ -169,6 +170,10 @@ void Context::check_options() const {
   }
   if (o.sync_timeout == sc_core::SC_ZERO_TIME || o.poll_interval == sc_core::SC_ZERO_TIME) {
     invalid("sync_timeout and poll_interval must be longer than zero");
+  }
+  if (o.memcheck_red_zone_bytes > kMaxRedZoneBytes) {
+    invalid(fmt::format("memcheck_red_zone_bytes is {}; at most {} (1 MiB)",
+                        o.memcheck_red_zone_bytes, kMaxRedZoneBytes));
   }
 }
 

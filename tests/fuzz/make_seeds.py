@@ -130,6 +130,10 @@ INTR_STATUS, INTR_MASK, INTR_CLEAR, ERROR_STATUS, ERROR_CLEAR, ERROR_OFFSET = (
     0x100, 0x104, 0x108, 0x110, 0x114, 0x118)
 
 
+MC = 0x2000  # the memory checker: CONTROL, ADDRESS_LO/HI, BYTES_LO/HI, COMMAND, STATUS, LIVE_REGIONS
+VRAM = 0x200000000
+
+
 def ch(n, reg):
     return 0x10000 + 0x100 * n + reg
 
@@ -183,6 +187,12 @@ def mmio():
                                                                                          width=5),
         cfg(0x10, 0xFFFFFFFF, write=True), cfg(0x10), cfg(0x04, 0, write=True), r(ID),
         cfg(0x04, 6, write=True), r(ID), cfg(0x62, 0, width=5, write=True)])
+    seeds["memcheck.bin"] = b"".join([
+        w(MC, 3), w(MC + 0x4, VRAM & 0xFFFFFFFF), w(MC + 0x8, VRAM >> 32), w(MC + 0xC, 4096),
+        w(MC + 0x10, 0), w(MC + 0x14, 1), r(MC + 0x18), r(MC + 0x1C), w(MC + 0x14, 1),
+        r(MC + 0x18), w(MC + 0x14, 2), w(MC + 0x14, 2), r(MC + 0x18), w(MC + 0xC, 0),
+        w(MC + 0x14, 1), w(MC + 0x14, 9), w(MC + 0x8, 0xFFFFFFFF), w(MC + 0x14, 1),
+        w(MC + 0x14, 3), r(MC + 0x1C), r(MC + 0x20), w(MC + 0x18, 1), r(ERROR_STATUS)])
     return seeds
 
 

@@ -189,6 +189,8 @@ void SocHarness::Impl::reset_registers(host::HostBus& bus) {
   set_reg(bus, bar0::ERROR_CLEAR, ~0u);
   set_reg(bus, bar0::BAR1_WINDOW_LO, 0);
   set_reg(bus, bar0::BAR1_WINDOW_HI, 0);
+  set_reg(bus, bar0::kMemcheckBase + bar0::MC_CONTROL, 0);
+  set_reg(bus, bar0::kMemcheckBase + bar0::MC_COMMAND, bar0::kMemcheckClear);
 }
 
 // Runs `packets` on the harness's channel from an empty ring, a fence after them, and waits

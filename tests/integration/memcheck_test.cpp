@@ -107,6 +107,14 @@ TEST(MemcheckIntegrationTest, TheQuarantineIsReleasedOldestFirstAndWhenMemoryIsS
       options);
 }
 
+TEST(MemcheckIntegrationTest, ARedZoneLargerThanAllowedIsRefusedAtOpen) {
+  Soc soc;
+  RuntimeOptions options = RuntimeOptions::debug();
+  options.memcheck_red_zone_bytes = uint64_t(1) << 40;
+  expect_error(Status::InvalidValue, "RuntimeOptions: memcheck_red_zone_bytes is 1099511627776",
+               [&] { soc.run([](Device&, host::HostBus&) {}, options); });
+}
+
 TEST(MemcheckIntegrationTest, AWriteToAConstVariableIsRefused) {
   Soc soc;
   soc.run(

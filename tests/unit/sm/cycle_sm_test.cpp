@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
 #include "models/common/checked_bindings.h"
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
@@ -424,6 +427,79 @@ ret;
   EXPECT_EQ(fault.error, cmd::ErrorCode::LaunchFailed);
   EXPECT_NE(fault.message.find("0x10"), std::string::npos) << fault.message;
   EXPECT_EQ(after.error, cmd::ErrorCode::None) << after.message;
+}
+
+// Between an SM and device memory: data moves through DMI as usual, but every timing request is
+// accepted (END_REQ) and never answered: a memory target that loses its replies.
+struct ReplyDropper : sc_core::sc_module {
+  tlm_utils::simple_target_socket<ReplyDropper> target{"target"};
+  tlm_utils::simple_initiator_socket<ReplyDropper> initiator{"initiator"};
+  explicit ReplyDropper(sc_core::sc_module_name name) : sc_module(name) {
+    target.register_nb_transport_fw(this, &ReplyDropper::nb_transport_fw);
+    target.register_b_transport(this, &ReplyDropper::b_transport);
+    target.register_get_direct_mem_ptr(this, &ReplyDropper::get_direct_mem_ptr);
+    target.register_transport_dbg(this, &ReplyDropper::transport_dbg);
+  }
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
+                                     sc_time&) {
+    if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
+    tx.acquire();  // held forever
+    ++dropped;
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  void b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+    initiator->b_transport(tx, delay);
+  }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
+    return initiator->get_direct_mem_ptr(tx, dmi);
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& tx) { return initiator->transport_dbg(tx); }
+  uint32_t dropped = 0;
+};
+
+TEST(CycleSm, LostMemoryRepliesFailTheLaunchWithAReportOfItsWarps) {
+  testing::fresh_systemc();
+  StatGroup stats;
+  MemoryTarget vram("vram", Bench::vram_config(0), stats);
+  ReplyDropper dropper("dropper");
+  sm::CycleSm sm("sm0", 0, sm_config({"sm.cycle.watchdog_reply_cycles=10000"}), stats);
+  sm.mem_initiator.bind(dropper.target);
+  dropper.initiator.bind(vram.target);
+  gigathread::CtaDispatcher dispatcher("gigathread", Bench::dispatcher_config(1, sm_config({})),
+                                       stats);
+  dispatcher.add_sm(sm);
+  auto program = load_ptx(R"(
+.visible .entry copy_one(.param .u64 out)
+{
+.reg .b64 %rd<2>;
+.reg .b32 %r<2>;
+ld.param.u64 %rd1, [out];
+ld.global.u32 %r1, [%rd1];
+st.global.u32 [%rd1+4], %r1;
+ret;
+}
+)");
+  GridResult r;
+  sc_time failed_at;
+  simulate([&] {
+    r = dispatcher.run_grid(grid_request(program, "copy_one", 1, 64));
+    failed_at = sc_core::sc_time_stamp();
+  });
+  EXPECT_EQ(r.error, cmd::ErrorCode::LaunchFailed);
+  EXPECT_NE(r.message.find("kernel 'copy_one' block (0,0,0): watchdog: SM 0 got no memory reply "
+                           "for 10000 cycles (sm.cycle.watchdog_reply_cycles) with 2 requests "
+                           "outstanding: lost replies; its warps:"),
+            std::string::npos)
+      << r.message;
+  // Both warps wait at the store (test.ptx line 11), which needs the loaded value.
+  EXPECT_NE(r.message.find("\n  warp 0 at test.ptx:11"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("\n  warp 1 at test.ptx:11"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("; waits for 1 memory replies"), std::string::npos) << r.message;
+  EXPECT_EQ(dropper.dropped, 2u);
+  // Reported once the limit has passed since the requests went out, not before.
+  EXPECT_GE(failed_at, sc_time(10000.0 * kCyclePs, sc_core::SC_PS));
+  EXPECT_LT(failed_at, sc_time(11000.0 * kCyclePs, sc_core::SC_PS));
 }
 
 TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {

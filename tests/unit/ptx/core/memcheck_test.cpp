@@ -99,10 +99,15 @@ TEST_F(AllocationMapTest, ConstantsAreReadOnly) {
 TEST_F(AllocationMapTest, TheCacheAnswersUntilTheMapChanges) {
   RegionCache cache;
   ASSERT_TRUE(map.allows(kA, 4, true, cache));
-  EXPECT_EQ(cache.begin, kA);
-  EXPECT_EQ(cache.end, kA + 256);
+  ASSERT_TRUE(map.allows(kB, 4, true, cache));
+  EXPECT_EQ(cache.entries[0].begin, kA);
+  EXPECT_EQ(cache.entries[0].end, kA + 256);
+  EXPECT_EQ(cache.entries[1].begin, kB);
+  EXPECT_FALSE(map.allows(kA + 256, 4, true, cache));  // between them: no entry covers it
   ASSERT_TRUE(map.release(kA, RegionKind::Allocation));
   EXPECT_FALSE(map.allows(kA, 4, true, cache));  // a stale cache must not let it through
+  EXPECT_TRUE(map.allows(kB, 4, true, cache));
+  EXPECT_EQ(cache.entries[0].begin, kB);  // refilled from empty
 }
 
 // Kernels under the functional device's memcheck. The store's line: module() adds four header
