@@ -12,7 +12,16 @@ namespace gpusoc::rt {
 Error ChannelFault::to_error(uint32_t channel) const {
   std::string message = what.empty() ? fmt::format("channel {}", channel) : what;
   message += fmt::format(": the GPU reported {}", channel_error_name(code));
-  if (!log.empty()) message += ": " + log;
+  // The GPU's text begins with what this message says already: the error's name, then the
+  // channel and the packet ("LaunchFailed: channel 0, packet at ring offset 0x480 (Launch): ").
+  std::string text = log;
+  const std::string name = std::string(channel_error_name(code)) + ": ";
+  if (text.rfind(name, 0) == 0) text.erase(0, name.size());
+  const std::string packet = fmt::format("channel {}, packet at ring offset {:#x} (", channel,
+                                         ring_offset);
+  if (const size_t end = text.find("): "); text.rfind(packet, 0) == 0 && end != std::string::npos)
+    text.erase(0, end + 3);
+  if (!text.empty()) message += ": " + text;
   message += fmt::format(" (channel {}, ring offset {:#x})", channel, ring_offset);
   return Error(status_from_channel_error(code), message);
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "models/pcie/bar0_map.h"
@@ -49,8 +50,11 @@ class FakeChannelGpu {
   void fail(uint32_t offset) {
     const uint64_t log = uint64_t(bus_.regs[reg(bar0::CH_ERROR_LOG_HI)]) << 32 |
                          bus_.regs[reg(bar0::CH_ERROR_LOG_LO)];
-    const std::string text =
-        "LaunchFailed: kernel 'k' block (0,0,0) thread (3,0,0): illegal address";
+    // As the command processor writes it (models/gigathread/channel.cpp, record_error).
+    const std::string text = fmt::format(
+        "LaunchFailed: channel 1, packet at ring offset {:#x} (Launch): kernel 'k' block (0,0,0) "
+        "thread (3,0,0): illegal address",
+        offset);
     std::memcpy(bus_.memory(log, text.size() + 1), text.c_str(), text.size() + 1);
     bus_.regs[reg(bar0::CH_ERROR)] = uint32_t(cmd::ErrorCode::LaunchFailed);
     bus_.regs[reg(bar0::CH_ERROR_GET)] = offset;
@@ -154,8 +158,8 @@ TEST_F(ChannelTest, RecordedErrorSurfacesWithDescriptionAndGpuText) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::LaunchFailed);
     EXPECT_EQ(e.message(),
-              "stream 1: launch of kernel k: the GPU reported LaunchFailed: LaunchFailed: kernel "
-              "'k' block (0,0,0) thread (3,0,0): illegal address (channel 1, ring offset 0x80)");
+              "stream 1: launch of kernel k: the GPU reported LaunchFailed: kernel 'k' block "
+              "(0,0,0) thread (3,0,0): illegal address (channel 1, ring offset 0x80)");
   }
   EXPECT_EQ(bus_.writes_to(reg(bar0::CH_ERROR_CLEAR)).back(), 1u);
   EXPECT_EQ(bus_.writes_to(bar0::ERROR_CLEAR).back(), bar0::kErrorChannel);
