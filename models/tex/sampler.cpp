@@ -100,6 +100,39 @@ Float4 sample(const TextureLayout& l, const SamplerState& s, const TexelReader& 
   return out;
 }
 
+namespace {
+
+// The gather footprint's texels in tld4's order, null for border texels.
+std::array<const uint8_t*, 4> footprint(const TextureLayout& l, const SamplerState& s,
+                                        const TexelReader& read, float x, float y) {
+  SamplerState linear = s;
+  linear.filter = FilterMode::Linear;
+  const Axis ax = axis(x, l.width, s.address[0], linear);
+  const Axis ay = axis(y, l.height, s.address[1], linear);
+  return {texel(l, read, ax.index[0], ay.index[1], 0), texel(l, read, ax.index[1], ay.index[1], 0),
+          texel(l, read, ax.index[1], ay.index[0], 0), texel(l, read, ax.index[0], ay.index[0], 0)};
+}
+
+}  // namespace
+
+Float4 gather(const TextureLayout& l, const SamplerState& s, const TexelReader& read,
+              unsigned component, float x, float y) {
+  Float4 out{};
+  const auto texels = footprint(l, s, read, x, y);
+  for (size_t k = 0; k < 4; ++k)
+    if (texels[k]) out[k] = read_float(l.format, texels[k], s.normalized_read)[component & 3];
+  return out;
+}
+
+Int4 gather_int(const TextureLayout& l, const SamplerState& s, const TexelReader& read,
+                unsigned component, float x, float y) {
+  Int4 out{};
+  const auto texels = footprint(l, s, read, x, y);
+  for (size_t k = 0; k < 4; ++k)
+    if (texels[k]) out[k] = read_int(l.format, texels[k])[component & 3];
+  return out;
+}
+
 Int4 sample_int(const TextureLayout& l, const SamplerState& s, const TexelReader& read, float x,
                 float y, float z) {
   SamplerState point = s;

@@ -50,6 +50,15 @@ Float4 sample(const TextureLayout& layout, const SamplerState& sampler, const Te
 Int4 sample_int(const TextureLayout& layout, const SamplerState& sampler, const TexelReader& read,
                 float x, float y = 0, float z = 0);
 
+/// tld4 (texture gather) of a 2D texture: channel `component` (0..3) of the four texels that
+/// bilinear filtering at (x, y) would blend, whatever the sampler's filter mode, in the PTX ISA's
+/// order: counter-clockwise from the lower left, i.e. (i, j+1), (i+1, j+1), (i+1, j), (i, j) for
+/// the footprint's upper-left texel (i, j). gather_int: element-type reads of integer textures.
+Float4 gather(const TextureLayout& layout, const SamplerState& sampler, const TexelReader& read,
+              unsigned component, float x, float y);
+Int4 gather_int(const TextureLayout& layout, const SamplerState& sampler, const TexelReader& read,
+                unsigned component, float x, float y);
+
 /// A linear-filtering weight as the hardware holds it: `fraction` in [0, 1) rounded to 1/256.
 inline float quantized_weight(float fraction) {
   return float(int(fraction * 256.0f + 0.5f)) / 256.0f;

@@ -158,6 +158,33 @@ TEST(TexelFormatTest, FormatsAndSamplersCudaRefusesAreNamed) {
   EXPECT_EQ(linear.problem({ChannelKind::Unsigned, 8, 1}), "");
 }
 
+TEST(SamplerTest, GatherReturnsTheBilinearFootprintCounterClockwiseFromLowerLeft) {
+  // 3x2 texels of two channels: channel 0 = 10 * x + y, channel 1 = 100 + that.
+  std::vector<float> texels;
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) {
+      texels.push_back(float(10 * x + y));
+      texels.push_back(float(100 + 10 * x + y));
+    }
+  TextureLayout l;
+  l.format = {ChannelKind::Float, 32, 2};
+  l.dimensions = 2;
+  l.width = 3;
+  l.height = 2;
+  const TexelReader read = [&](uint64_t o) {
+    return reinterpret_cast<const uint8_t*>(texels.data()) + o;
+  };
+  // (1.2, 1.0): x - 0.5 = 0.7 -> i = 0; y - 0.5 = 0.5 -> j = 0. Lower left is (0, 1), then
+  // (1, 1), (1, 0), (0, 0); the point filter mode does not matter.
+  const SamplerState s = sampler(AddressMode::Clamp, FilterMode::Point, false);
+  EXPECT_EQ(gather(l, s, read, 0, 1.2f, 1.0f), (Float4{1, 11, 10, 0}));
+  EXPECT_EQ(gather(l, s, read, 1, 1.2f, 1.0f), (Float4{101, 111, 110, 100}));
+  // At the right edge clamp repeats column 2; border gives zeros there.
+  EXPECT_EQ(gather(l, s, read, 0, 3.0f, 1.0f), (Float4{21, 21, 20, 20}));
+  EXPECT_EQ(gather(l, sampler(AddressMode::Border, FilterMode::Point, false), read, 0, 3.0f, 1.0f),
+            (Float4{21, 0, 0, 20}));
+}
+
 TEST(SamplerTest, IntegerFetchesArePointSamples) {
   const uint32_t texels[3] = {7, 0xdeadbeef, 9};
   TextureLayout l;
@@ -168,6 +195,10 @@ TEST(SamplerTest, IntegerFetchesArePointSamples) {
             0xdeadbeefu);
   EXPECT_EQ(sample_int(l, sampler(AddressMode::Border, FilterMode::Point, false), read, 3.0f)[0],
             0u);
+  l.dimensions = 2;  // one row: gather's rows are both row 0 under clamp
+  EXPECT_EQ(
+      gather_int(l, sampler(AddressMode::Clamp, FilterMode::Point, false), read, 0, 1.0f, 0.5f),
+      (Int4{7, 0xdeadbeef, 0xdeadbeef, 7}));
 }
 
 }  // namespace
