@@ -262,10 +262,8 @@ int launch(const CommandContext& ctx) {
       parse_arguments(std::vector<std::string>(ctx.args.begin() + 2, ctx.args.end()));
   if (ctx.options.has("functional")) {
     std::cout << "on the functional PTX core\n";
-    ptx::DeviceOptions options = functional_device_options(ctx.config);
-    options.memcheck = memcheck_option(ctx.options);
-    options.racecheck = racecheck_option(ctx.options);
-    apps::FunctionalAppDevice device(options);
+    apps::FunctionalAppDevice device(
+        with_checking(functional_device_options(ctx.config), ctx.options));
     launch_on(device, ctx, config, args);
     ctx.write_stats();
     return 0;
@@ -273,10 +271,7 @@ int launch(const CommandContext& ctx) {
   std::cout << "on the SoC; SMs " << sm_summary(ctx.config) << "\n";
   SocPlatform soc(ctx.config, ctx.stats);
   soc.run([&](host::HostBus& bus) {
-    rt::RuntimeOptions options;  // the debug configuration when --debug asks for memcheck
-    options.memcheck = memcheck_option(ctx.options);
-    options.racecheck = racecheck_option(ctx.options);
-    rt::Device runtime(bus, options);
+    rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
     apps::SocAppDevice device(runtime);
     launch_on(device, ctx, config, args);
   });

@@ -82,10 +82,8 @@ int run(const CommandContext& ctx) {
   apps::AppResult result;
   if (ctx.options.has("functional")) {
     if (app.needs_soc) throw UsageError(app.name + " uses streams and events: it needs the SoC");
-    ptx::DeviceOptions options = functional_device_options(ctx.config);
-    options.memcheck = memcheck_option(ctx.options);
-    options.racecheck = racecheck_option(ctx.options);
-    apps::FunctionalAppDevice device(options);
+    apps::FunctionalAppDevice device(
+        with_checking(functional_device_options(ctx.config), ctx.options));
     result = app.run(device, size);
     report(app, device.backend(), result, device.stats(), ctx.config);
     ctx.write_stats();
@@ -94,10 +92,7 @@ int run(const CommandContext& ctx) {
   SocPlatform soc(ctx.config, ctx.stats);
   apps::AppStats stats;
   soc.run([&](host::HostBus& bus) {
-    rt::RuntimeOptions options;  // the debug configuration when --debug asks for memcheck
-    options.memcheck = memcheck_option(ctx.options);
-    options.racecheck = racecheck_option(ctx.options);
-    rt::Device runtime(bus, options);
+    rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
     apps::SocAppDevice device(runtime);
     result = app.run(device, size);
     stats = device.stats();

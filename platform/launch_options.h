@@ -23,5 +23,13 @@ Command& with_checking_options(Command& command);
 bool memcheck_option(const OptionValues& options);
 /// Whether kernels run under racecheck: as --racecheck says (off by default).
 bool racecheck_option(const OptionValues& options);
+/// `device` (ptx::DeviceOptions or rt::RuntimeOptions) with memcheck and racecheck as the
+/// command line asks.
+template <typename DeviceOptions>
+DeviceOptions with_checking(DeviceOptions device, const OptionValues& options) {
+  device.memcheck = memcheck_option(options);
+  device.racecheck = racecheck_option(options);
+  return device;
+}
 
 }  // namespace gpusoc::platform

@@ -331,7 +331,7 @@ void Warp::mbarrier(const Inst& in, LaneMask exec) {
       const uint64_t expected = (word >> 32) & 0x7fffffff;
       word = pending == 0 ? (expected | (expected << 32) | ((phase ^ 1) << 63))
                           : (pending | (expected << 32) | (phase << 63));
-      if (pending == 0 && cta_->racecheck) cta_->racecheck->new_epoch();  // the phase orders
+      if (pending == 0 && racecheck_) racecheck_->new_epoch();  // the phase orders
       if (in.num_dst) ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = phase << 63;
     } else {  // test_wait / try_wait: has the phase of `state` completed?
       const uint64_t state = read_bits(ctx_, in.src(1), lane);
