@@ -3,6 +3,7 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/cfg.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_opcode.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decode_function.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/decode_texture.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/decoder.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/register_pressure.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/register_liveness.cpp
@@ -13,6 +14,7 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/shared_layout.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_memory.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/warp_texture.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/memcheck.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/racecheck.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/warp_simt.cpp
@@ -20,4 +22,4 @@ gpusoc_add_library(gpusoc_ptx
     ${CMAKE_CURRENT_SOURCE_DIR}/device_printf.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/cta_runner.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/device.cpp
-  DEPS gpusoc_ptx_semantics gpusoc_ptx_front gpusoc_common fmt::fmt)
+  DEPS gpusoc_ptx_semantics gpusoc_ptx_front gpusoc_tex gpusoc_common fmt::fmt)

@@ -6,6 +6,7 @@
 
 #include "models/ptx/address_space.h"
 #include "models/ptx/decode_opcode.h"
+#include "models/ptx/decode_texture.h"
 #include "models/ptx/semantics/semantics.h"
 
 namespace gpusoc::ptx::detail {
@@ -126,6 +127,8 @@ bool has_destination(Op op) {
   switch (op) {
     case Op::St:
     case Op::Red:
+    case Op::Sust:
+    case Op::Sured:
     case Op::Bra:
     case Op::Call:
     case Op::Ret:
@@ -152,6 +155,13 @@ InstClass core_class(Op op) {
     case Op::St:
     case Op::Atom:
     case Op::Red:
+    case Op::Tex:
+    case Op::Tld4:
+    case Op::Txq:
+    case Op::Suld:
+    case Op::Sust:
+    case Op::Sured:
+    case Op::Suq:
     case Op::Prefetch:
     case Op::MbarInit:
     case Op::MbarArrive:
@@ -550,6 +560,10 @@ class FunctionDecoder {
     in.line = ai.loc.line;
     OpcodeShape shape;
     std::string why;
+    if (detail::is_texture_opcode(ai.opcode)) {
+      decode_texture_instruction(ai, in);
+      return;
+    }
     if (!detail::decode_opcode(ai, in, shape, why)) {
       diags_.error(ai.loc, why);
       return;
@@ -588,6 +602,51 @@ class FunctionDecoder {
       }
       in.cls = core_class(in.op);
     }
+    out_.code.push_back(in);
+  }
+
+  // tex, tld4, txq, suld, sust, sured, suq: modifiers and the bracketed object in
+  // decode_texture.cpp, operands resolved here like any other.
+  void decode_texture_instruction(const ast::Instruction& ai, Inst& in) {
+    detail::TextureOperands ops;
+    std::string why;
+    if (!detail::decode_texture(ai, in, ops, why)) {
+      diags_.error(ai.loc, why);
+      return;
+    }
+    if (!ai.guard.empty()) {
+      const RegisterInfo* g = scopes_.find_register(ai.guard);
+      if (!g) {
+        diags_.error(ai.loc, "undefined predicate '" + ai.guard + "'");
+        return;
+      }
+      in.guard = g->index;
+      in.guard_negated = ai.guard_negated;
+    }
+    in.num_dst = uint8_t(ops.dst.size());
+    in.num_src = uint8_t(ops.src.size());
+    unsigned k = 0;
+    for (const ast::Operand& o : ops.dst) {
+      if (!source_or_dest(o, in, in.ops[k])) return;
+      if (in.ops[k++].kind != Operand::Kind::Reg) {
+        error(o, "a destination must be a register");
+        return;
+      }
+    }
+    for (const ast::Operand& o : ops.src) {
+      if (o.kind == ast::Operand::Kind::Symbol && k == in.num_dst) {
+        error(o, "'" + o.name + "': .texref and .surfref variables are not supported; pass a "
+                 "texture or surface object (a 64-bit handle)");
+        return;
+      }
+      if (!source_or_dest(o, in, in.ops[k])) return;
+      if (in.ops[k].kind == Operand::Kind::Addr || in.ops[k].kind == Operand::Kind::None) {
+        error(o, "expected a register or an immediate");
+        return;
+      }
+      ++k;
+    }
+    in.cls = core_class(in.op);
     out_.code.push_back(in);
   }
 

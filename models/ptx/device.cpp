@@ -93,8 +93,27 @@ struct FunctionalDevice::Impl : GlobalPlacement {
                                         what, addr, addr + bytes));
   }
 
+  // A texture or surface object: its descriptor in an allocation of its own, kept out of the
+  // memory checker's allocations so that kernels cannot touch it.
+  uint64_t publish(tex::Descriptor d) {
+    check_range("texture object", d.base, d.bytes);
+    d.generation = objects.next_generation();
+    const uint64_t address = allocate(tex::kDescriptorBytes, 256);
+    const tex::DescriptorImage image = tex::encode(d);
+    memory.write(address, image.data(), image.size());
+    const uint64_t handle = tex::make_handle(address, d.generation);
+    objects.add(handle, d.base, d.base + d.bytes);
+    return handle;
+  }
+  void set_state(uint64_t handle, tex::ObjectState state) {
+    const uint8_t byte = uint8_t(state);
+    memory.write(tex::handle_address(handle) + 4, &byte, 1);
+  }
+
   DeviceOptions options;
   SparseMemory memory;
+  tex::ObjectRegistry objects;
+  tex::Limits texture_limits;
   std::map<uint64_t, uint64_t> allocations;  // address -> bytes
   AllocationMap checked;                      // what memcheck knows, kept whether or not it is on
   std::vector<std::shared_ptr<const Program>> modules;
@@ -143,9 +162,45 @@ void FunctionalDevice::free(DevicePtr ptr) {
   if (it == impl_->allocations.end()) {
     throw std::invalid_argument(fmt::format("free: 0x{:x} is not a device allocation", ptr));
   }
+  for (const uint64_t handle : impl_->objects.reading(ptr, ptr + it->second))
+    impl_->set_state(handle, tex::ObjectState::BackingFreed);
   impl_->memory.unmap(ptr);
   impl_->allocations.erase(it);
   impl_->checked.release(ptr, RegionKind::Allocation);
+}
+
+tex::Resource FunctionalDevice::create_array(const tex::ArrayDesc& desc) {
+  tex::Resource r;
+  const std::string problem = tex::array_layout(desc, impl_->texture_limits, r.array);
+  if (!problem.empty()) throw std::invalid_argument("create_array: " + problem);
+  r.kind = tex::Resource::Kind::Array;
+  r.array_format = desc.format;
+  r.surface_capable = desc.flags & tex::kArraySurfaceLoadStore;
+  r.base = malloc(r.array.bytes);
+  return r;
+}
+
+uint64_t FunctionalDevice::create_texture(const tex::Resource& r, const tex::SamplerState& s) {
+  tex::Descriptor d;
+  const std::string problem = tex::texture_descriptor(r, s, impl_->texture_limits, d);
+  if (!problem.empty()) throw std::invalid_argument("create_texture: " + problem);
+  return impl_->publish(d);
+}
+
+uint64_t FunctionalDevice::create_surface(const tex::Resource& r) {
+  tex::Descriptor d;
+  const std::string problem = tex::surface_descriptor(r, d);
+  if (!problem.empty()) throw std::invalid_argument("create_surface: " + problem);
+  return impl_->publish(d);
+}
+
+void FunctionalDevice::destroy_object(uint64_t handle) {
+  if (!impl_->objects.remove(handle)) {
+    throw std::invalid_argument(fmt::format(
+        "destroy_object: 0x{:x} is not a live texture or surface object", handle));
+  }
+  // The descriptor stays, marked, so that a kernel given the stale handle is told so.
+  impl_->set_state(handle, tex::ObjectState::Destroyed);
 }
 
 void FunctionalDevice::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/common/kernel_launch.h"
+#include "models/tex/texture_objects.h"
 
 namespace gpusoc::ptx {
 
@@ -151,6 +152,15 @@ class FunctionalDevice {
   void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes);
   void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
+
+  /// Arrays and texture and surface objects, as the runtime makes them (texture.h there):
+  /// an array's memory (free it with free(resource.base)), and objects whose descriptors live in
+  /// device memory. Bad descriptions throw std::invalid_argument naming the problem; destroying
+  /// an object that is not live throws too.
+  tex::Resource create_array(const tex::ArrayDesc& desc);
+  uint64_t create_texture(const tex::Resource& resource, const tex::SamplerState& sampler);
+  uint64_t create_surface(const tex::Resource& resource);
+  void destroy_object(uint64_t handle);
 
   /// Checks the arguments against the kernel's parameters (count and sizes) and the dimensions
   /// against the device limits (LaunchError), then runs the grid to completion (ExecutionError)

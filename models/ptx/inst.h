@@ -79,6 +79,15 @@ enum class Op : uint8_t {
   St,
   Atom,
   Red,
+  // Texture and surface instructions (warp_texture.cpp): operands after the destinations are the
+  // object (a handle register or immediate), then the coordinate vector, then sust/sured values.
+  Tex,
+  Tld4,
+  Txq,
+  Suld,
+  Sust,
+  Sured,
+  Suq,
   Cvta,
   MovAddr,
   ReadClock,
@@ -143,6 +152,14 @@ enum class PrmtMode : uint8_t { None, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 // Inst::sub for Shf: bit 0 = left (else right), bit 1 = wrap (else clamp)
 enum ShfBits : uint8_t { kShfLeft = 1, kShfWrap = 2 };
+// Inst::sub for Tex/Tld4/Suld/Sust/Sured: tex::Geometry; for Txq/Suq: tex::Query.
+// Inst::sub2 for the texture and surface instructions:
+enum TexBits : uint8_t {
+  kTexComponentMask = 3,  // tld4: the channel gathered, .r .g .b .a
+  kTexBoundaryShift = 2,  // suld/sust/sured: tex::Boundary in bits 2-3
+  kTexFormatted = 1 << 4, // sust.p: values converted to the surface's format
+};
+// Inst::target for Sured: the AtomOp.
 // Inst::sub for Cvta: 1 for cvta.to.<space> (generic to space), 0 for <space> to generic.
 // Inst::sub for Trap: 1 when it is a failed assert() (__assertfail), 0 for trap/brkpt.
 // Inst::sub for BarRed: Popc, And, Or
@@ -199,7 +216,8 @@ struct Operand {
   uint64_t imm = 0;  // Imm: the value's bits (already in the instruction's type); Addr: offset
 };
 
-constexpr unsigned kMaxOperands = 8;
+// tex.a2d.v4 with a residency predicate takes 5 destinations, the texture and 4 coordinates.
+constexpr unsigned kMaxOperands = 12;
 
 struct ExecContext;
 struct Inst;

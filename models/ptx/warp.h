@@ -12,6 +12,7 @@
 
 #include "models/ptx/inst.h"
 #include "models/ptx/launch.h"
+#include "models/tex/texture_fetch.h"
 
 namespace gpusoc::ptx {
 
@@ -133,6 +134,19 @@ class Warp {
     return resolve(in, in.space, addr, size, lane, write);
   }
   void atomic(const Inst& in, LaneMask exec);
+  // Texture and surface instructions (warp_texture.cpp).
+  struct TextureObjectCache {  // the last object a warp instruction read: lanes mostly share one
+    bool valid = false;
+    uint64_t handle = 0;
+    tex::Descriptor descriptor;
+  };
+  void texture(const Inst& in, LaneMask exec);
+  const tex::Descriptor& texture_object(const Inst& in, unsigned lane, uint64_t handle,
+                                        TextureObjectCache& cache);
+  const uint8_t* texel(const Inst& in, unsigned lane, const tex::Descriptor& d, uint64_t offset);
+  void surface_access(const Inst& in, unsigned lane, const tex::Descriptor& d,
+                      const tex::Coordinates& c, unsigned first_value);
+  static uint64_t reduce_surface(AtomOp op, ScalarType t, uint64_t old, uint64_t b);
   void address_conversion(const Inst& in, LaneMask exec);
   void mbarrier(const Inst& in, LaneMask exec);
   void device_printf(const Inst& in, LaneMask exec);
@@ -190,6 +204,8 @@ class Warp {
   uint64_t last_load_at_ = 0;        // warp_instructions_ then
   std::array<uint64_t, kNumInstClasses> class_counts_{};
   uint64_t thread_instructions_ = 0;
+  std::array<std::array<uint8_t, 16>, 8> texel_scratch_{};  // texels of the fetch in progress
+  uint32_t texel_next_ = 0;
   // The checkers, last: unchecked runs only test the two pointers, once per memory instruction.
   const AllocationMap* memcheck_ = nullptr;  // the launch's, when it checks accesses
   SharedRaceCheck* racecheck_ = nullptr;     // the CTA's, when the launch checks races

@@ -406,6 +406,15 @@ void Warp::execute_memory(const Inst& in, LaneMask exec) {
       if (cta_->observer) observe(in, exec, GlobalAccess::Atomic);
       atomic(in, exec);
       break;
+    case Op::Tex:
+    case Op::Tld4:
+    case Op::Txq:
+    case Op::Suld:
+    case Op::Sust:
+    case Op::Sured:
+    case Op::Suq:
+      texture(in, exec);
+      break;
     case Op::Cvta:
       address_conversion(in, exec);
       break;

@@ -10,6 +10,7 @@
 
 #include "models/common/kernel_launch.h"
 #include "models/common/kernel_names.h"
+#include "models/tex/texture_objects.h"
 
 namespace gpusoc::apps {
 
@@ -67,6 +68,15 @@ class AppDevice {
   /// Runs a kernel to completion; the arguments are checked against its parameters.
   virtual void launch(const std::string& kernel, const LaunchConfig& config,
                       const KernelArgs& args) = 0;
+
+  /// Arrays and texture and surface objects (CUDA's object API; models/tex/texture_objects.h).
+  /// They live as long as the device; the handles go to kernels as 64-bit arguments.
+  virtual tex::Resource create_array(const tex::ArrayDesc& desc) = 0;
+  virtual uint64_t create_texture(const tex::Resource& resource, const tex::SamplerState& s) = 0;
+  virtual uint64_t create_surface(const tex::Resource& array) = 0;
+  /// Copies a whole array (every row of every slice, layer or face) from or to packed host rows.
+  void upload_array(const tex::Resource& array, const void* host);
+  void download_array(const tex::Resource& array, void* host);
 
   const AppStats& stats() const { return stats_; }
 

@@ -64,6 +64,7 @@ std::vector<App> coverage_apps();
 std::vector<App> float_conv_apps();
 std::vector<App> warp_apps();
 std::vector<App> bandwidth_apps();
+std::vector<App> texture_apps();
 }  // namespace detail
 
 }  // namespace gpusoc::apps

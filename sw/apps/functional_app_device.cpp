@@ -4,10 +4,6 @@
 
 namespace gpusoc::apps {
 
-std::string kernel_file(const std::string& file_name) {
-  return std::string(GPUSOC_KERNEL_DIR) + "/" + file_name;
-}
-
 FunctionalAppDevice::FunctionalAppDevice(ptx::DeviceOptions options)
     : device_(std::move(options)) {}
 

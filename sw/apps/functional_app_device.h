@@ -22,6 +22,15 @@ class FunctionalAppDevice : public AppDevice {
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
   void launch(const std::string& kernel, const LaunchConfig& config,
               const KernelArgs& args) override;
+  tex::Resource create_array(const tex::ArrayDesc& desc) override {
+    return device_.create_array(desc);
+  }
+  uint64_t create_texture(const tex::Resource& resource, const tex::SamplerState& s) override {
+    return device_.create_texture(resource, s);
+  }
+  uint64_t create_surface(const tex::Resource& array) override {
+    return device_.create_surface(array);
+  }
 
  private:
   ptx::Kernel find(const std::string& kernel) const;

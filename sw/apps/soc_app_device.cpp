@@ -10,7 +10,33 @@ SocAppDevice::SocAppDevice(rt::Device& device)
       after_(device.create_event()) {}
 
 SocAppDevice::~SocAppDevice() {
+  objects_.clear();  // before the memory they read
+  arrays_.clear();
   for (DevicePtr p : allocations_) device_.free(p);
+}
+
+tex::Resource SocAppDevice::create_array(const tex::ArrayDesc& desc) {
+  arrays_.push_back(device_.create_array(desc));
+  return arrays_.back().resource();
+}
+
+uint64_t SocAppDevice::create_texture(const tex::Resource& resource, const tex::SamplerState& s) {
+  rt::TextureDesc desc;
+  desc.address = s.address;
+  desc.filter = s.filter;
+  desc.read = s.normalized_read ? rt::ReadMode::NormalizedFloat : rt::ReadMode::ElementType;
+  desc.normalized_coords = s.normalized_coords;
+  objects_.push_back(device_.create_texture(resource, desc));
+  return objects_.back().handle();
+}
+
+uint64_t SocAppDevice::create_surface(const tex::Resource& array) {
+  for (const rt::Array& a : arrays_)
+    if (a.resource().base == array.base) {
+      objects_.push_back(device_.create_surface(a));
+      return objects_.back().handle();
+    }
+  throw rt::Error(rt::Status::InvalidValue, "create_surface: not an array of this device");
 }
 
 void SocAppDevice::load_file(const std::string& path, const std::string& ptxas_report) {

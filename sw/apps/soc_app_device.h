@@ -24,6 +24,9 @@ class SocAppDevice : public AppDevice {
   void copy_to_host(void* dst, DevicePtr src, uint64_t bytes) override;
   void launch(const std::string& kernel, const LaunchConfig& config,
               const KernelArgs& args) override;
+  tex::Resource create_array(const tex::ArrayDesc& desc) override;
+  uint64_t create_texture(const tex::Resource& resource, const tex::SamplerState& s) override;
+  uint64_t create_surface(const tex::Resource& array) override;
 
   /// For apps that use more of the runtime (streams, events).
   rt::Device& runtime() { return device_; }
@@ -41,6 +44,8 @@ class SocAppDevice : public AppDevice {
   rt::Device& device_;
   std::map<std::string, rt::Module> modules_;  // by file
   std::vector<DevicePtr> allocations_;
+  std::vector<rt::Array> arrays_;
+  std::vector<rt::TextureObject> objects_;  // textures and surfaces
   rt::Event before_, after_;
 };
 

@@ -260,6 +260,13 @@ void Context::free_device(DevicePtr ptr) {
   } catch (const Error& e) {
     failed = e;
   }
+  if (!failed) {
+    try {
+      textures_.memory_freed(ptr, block->bytes);
+    } catch (const Error& e) {
+      failed = e;
+    }
+  }
   vram_->free(ptr);
   if (options_.memcheck) announce(bar0::kMemcheckFreed, ptr, 0);
   if (failed) throw *failed;

@@ -20,6 +20,7 @@
 #include "sw/runtime/pinned_memory.h"
 #include "sw/runtime/device_heap.h"
 #include "sw/runtime/range_allocator.h"
+#include "sw/runtime/texture_objects.h"
 #include "sw/runtime/types.h"
 
 namespace gpusoc::rt {
@@ -51,6 +52,8 @@ class Context {
   /// A device allocation for the program (cudaMalloc); announced to the memory checker in
   /// memcheck mode, which then lets kernels touch it.
   DevicePtr allocate_device(uint64_t bytes);
+  /// Texture and surface objects (texture.h).
+  TextureObjects& textures() { return textures_; }
   Channel& channel(uint32_t index) { return *channels_[index]; }
   uint32_t num_channels() const { return uint32_t(channels_.size()); }
   /// A new stream's id and channel: ids count from 1; channels go round-robin from channel 1.
@@ -150,6 +153,7 @@ class Context {
     std::vector<std::pair<uint32_t, uint64_t>> uses;
   };
   std::vector<Released> released_;
+  TextureObjects textures_{*this};
 };
 
 }  // namespace gpusoc::rt

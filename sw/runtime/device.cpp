@@ -128,6 +128,18 @@ MemoryInfo Device::memory_info() const {
   return MemoryInfo{a.free_bytes(), a.total_bytes(), a.largest_free_block()};
 }
 
+Array Device::create_array(const ArrayDesc& desc) { return Array(context(), desc); }
+
+TextureObject Device::create_texture(const tex::Resource& resource, const TextureDesc& desc) {
+  const std::shared_ptr<Context>& c = context();
+  return TextureObject(c, c->textures().create_texture(resource, desc.sampler()));
+}
+
+SurfaceObject Device::create_surface(const Array& array) {
+  const std::shared_ptr<Context>& c = context();
+  return SurfaceObject(c, c->textures().create_surface(array.resource()));
+}
+
 void Device::memcpy_htod(DevicePtr dst, const void* src, uint64_t bytes) {
   context();
   detail::copy_to_device(*ctx_, dst, src, bytes);

@@ -20,6 +20,7 @@
 #include "sw/runtime/module.h"
 #include "sw/runtime/status.h"
 #include "sw/runtime/stream.h"
+#include "sw/runtime/texture.h"
 #include "sw/runtime/types.h"
 
 namespace gpusoc::rt {
@@ -62,6 +63,18 @@ class Device {
   HostBuffer<T> alloc_host(size_t count) {
     return HostBuffer<T>(context(), count);
   }
+
+  // ---- arrays, texture and surface objects (texture.h) --------------------------------------
+  Array create_array(const ArrayDesc& desc);
+  /// Error(InvalidValue) naming the problem: a format or sampler CUDA refuses (linear filtering
+  /// of integers read as integers), memory outside one live allocation, misalignment, sizes
+  /// beyond the device's limits.
+  TextureObject create_texture(const tex::Resource& resource, const TextureDesc& desc);
+  TextureObject create_texture(const Array& array, const TextureDesc& desc) {
+    return create_texture(array.resource(), desc);
+  }
+  /// Over an array allocated with kArraySurfaceLoadStore.
+  SurfaceObject create_surface(const Array& array);
 
   // ---- synchronous copies and fills on the default stream ------------------------------------
   void memcpy_htod(DevicePtr dst, const void* src, uint64_t bytes);

@@ -8,4 +8,5 @@
 #include "sw/runtime/module.h"
 #include "sw/runtime/status.h"
 #include "sw/runtime/stream.h"
+#include "sw/runtime/texture.h"
 #include "sw/runtime/types.h"
