@@ -1,0 +1,190 @@
+// Texture and surface instructions on the functional device: texels read through handles in
+// kernel parameters, the misuse a kernel can meet (destroyed objects, freed memory, the wrong kind
+// or geometry, surface accesses outside .trap surfaces) reported with the object and the line,
+// and forms we do not run refused at load, naming the instruction.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "models/ptx/device.h"
+#include "models/ptx/diagnostics.h"
+#include "tests/unit/ptx/core/ptx_snippets.h"
+
+namespace gpusoc::ptx {
+namespace {
+
+using ::testing::HasSubstr;
+
+// fetch: out[tid] = tex.2d(t, tid + 0.5, 0.5).x; store: a surface write of tid at byte 4 * tid.
+const std::string kKernels = test::module(R"(
+.visible .entry fetch(.param .u64 t, .param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [t];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  add.f32 %f1, %f1, 0f3F000000;
+  mov.f32 %f2, 0f3F000000;
+  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.f32 [%rd4], %f3;
+  ret;
+}
+.visible .entry store(.param .u64 s)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [s];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  sust.b.1d.b32.trap [%rd1, {%r2}], {%r1};
+  ret;
+}
+)");
+
+const tex::TexelFormat kFloat1{tex::ChannelKind::Float, 32, 1};
+
+class TextureKernelTest : public ::testing::Test {
+ protected:
+  TextureKernelTest() : module(device.load_module(kKernels, "texture.ptx")) {
+    image = device.create_array({kFloat1, 8, 2, 0, tex::kArraySurfaceLoadStore, 1});
+    std::vector<float> texels(image.array.row_pitch / 4 * 2);
+    for (size_t i = 0; i < texels.size(); ++i) texels[i] = float(i) * 1.5f;
+    device.copy_to_device(image.base, texels.data(), texels.size() * 4);
+    out = device.malloc(64 * 4);
+  }
+  // The error a launch of `kernel` with handle `h` ends with ("" when it ends well).
+  std::string launch(const char* kernel, uint64_t h, uint32_t threads = 8) {
+    try {
+      if (std::string(kernel) == "fetch")
+        device.launch(module.kernel(kernel), Dim3(1), Dim3(threads), h, out);
+      else
+        device.launch(module.kernel(kernel), Dim3(1), Dim3(threads), h);
+    } catch (const ExecutionError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  FunctionalDevice device;
+  Module module;
+  tex::Resource image;
+  DevicePtr out = 0;
+};
+
+TEST_F(TextureKernelTest, FetchesTheTexelsOfTheArrayThroughTheHandle) {
+  const uint64_t t = device.create_texture(image, tex::SamplerState{});
+  ASSERT_EQ(launch("fetch", t), "");
+  const auto got = device.download<float>(out, 8);
+  for (size_t x = 0; x < 8; ++x) EXPECT_EQ(got[x], float(x) * 1.5f) << x;
+}
+
+TEST_F(TextureKernelTest, ADestroyedObjectFailsTheLaunchNamingIt) {
+  const uint64_t t = device.create_texture(image, tex::SamplerState{});
+  device.destroy_object(t);
+  EXPECT_THAT(launch("fetch", t), HasSubstr(fmt::format("texture object 0x{:x} was destroyed", t)));
+  EXPECT_THAT(launch("fetch", t), HasSubstr("texture.ptx:17"));
+  EXPECT_THROW(device.destroy_object(t), std::invalid_argument);
+}
+
+TEST_F(TextureKernelTest, FreedMemoryUnderAnObjectFailsTheLaunch) {
+  const uint64_t t = device.create_texture(image, tex::SamplerState{});
+  device.free(image.base);
+  EXPECT_THAT(launch("fetch", t),
+              HasSubstr(fmt::format("the memory under texture object 0x{:x} was freed", t)));
+}
+
+TEST_F(TextureKernelTest, HandlesThatNameNoObjectOrTheWrongKindFail) {
+  EXPECT_THAT(launch("fetch", 0), HasSubstr("texture handle 0x0 names no texture object"));
+  EXPECT_THAT(launch("fetch", out), HasSubstr("names no texture object"));  // plain data
+  const uint64_t s = device.create_surface(image);
+  EXPECT_THAT(launch("fetch", s), HasSubstr("texture instruction given surface object"));
+  const uint64_t t = device.create_texture(image, tex::SamplerState{});
+  EXPECT_THAT(launch("store", t), HasSubstr("surface instruction given texture object"));
+}
+
+TEST_F(TextureKernelTest, AGeometryThatDoesNotMatchTheObjectFails) {
+  const tex::Resource line =
+      device.create_array({kFloat1, 8, 0, 0, tex::kArraySurfaceLoadStore, 1});
+  const uint64_t t = device.create_texture(line, tex::SamplerState{});
+  EXPECT_THAT(launch("fetch", t), HasSubstr("a .2d access reads 2D objects, and this one is 1D"));
+}
+
+TEST_F(TextureKernelTest, SurfaceStoresLandAndTrapOutsideTheSurface) {
+  const tex::Resource line =
+      device.create_array({kFloat1, 8, 0, 0, tex::kArraySurfaceLoadStore, 1});
+  const uint64_t s = device.create_surface(line);
+  ASSERT_EQ(launch("store", s), "");
+  const auto got = device.download<uint32_t>(line.base, 8);
+  for (uint32_t x = 0; x < 8; ++x) EXPECT_EQ(got[x], x);
+  EXPECT_THAT(
+      launch("store", s, 9),
+      HasSubstr("surface access of 4 bytes at (32, 0, 0) is outside the 8x1x1 surface (.trap)"));
+}
+
+TEST(TextureObjectsTest, MisuseIsRefusedWhenTheObjectIsMade) {
+  FunctionalDevice device;
+  const tex::TexelFormat u8{tex::ChannelKind::Unsigned, 8, 1};
+  const tex::Resource a = device.create_array({u8, 16, 16, 0, 0, 1});
+  tex::SamplerState linear;
+  linear.filter = tex::FilterMode::Linear;
+  EXPECT_THROW(
+      {
+        try {
+          device.create_texture(a, linear);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_THAT(e.what(), HasSubstr("linear filtering of integer texels needs the "
+                                          "normalized-float read mode"));
+          throw;
+        }
+      },
+      std::invalid_argument);
+  EXPECT_THROW(device.create_surface(a), std::invalid_argument);  // not kArraySurfaceLoadStore
+  EXPECT_THROW(device.create_array({u8, 16, 16, 0, 0, 4}), std::invalid_argument);  // mipmaps
+  tex::Resource outside = a;
+  outside.base += 1 << 20;  // no allocation there
+  EXPECT_THROW(device.create_texture(outside, tex::SamplerState{}), std::out_of_range);
+}
+
+// Forms the core does not run fail at load, naming the instruction and its line.
+std::string load_error(const std::string& body) {
+  FunctionalDevice device;
+  try {
+    device.load_module(test::module(body), "forms.ptx");
+  } catch (const ModuleLoadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TextureLoadTest, UnsupportedFormsFailAtLoadNamingTheInstructionAndLine) {
+  const std::string head =
+      ".visible .entry k(.param .u64 t)\n{\n .reg .f32 %f<8>;\n .reg .b64 %rd<2>;\n"
+      " .reg .b32 %r<4>;\n ld.param.u64 %rd1, [t];\n";
+  EXPECT_THAT(
+      load_error(head + " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];\n ret;\n}\n"),
+      HasSubstr("forms.ptx:11:2: error: unsupported instruction 'tex.2d.v4.f32.f32': .2d takes 2 "
+                "coordinates, got 1"));
+  EXPECT_THAT(load_error(head + " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], "
+                                "{%r1, %r2};\n ret;\n}\n"),
+              HasSubstr("coordinate offsets and depth comparison are not supported"));
+  EXPECT_THAT(
+      load_error(head + " suld.b.cube.b32.trap {%r1}, [%rd1, {%f1, %f2, %f3, %f4}];\n ret;\n}\n"),
+      HasSubstr("surfaces have no cubemap geometry"));
+  EXPECT_THAT(load_error(head + " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [texref, {%f5, %f6}];\n "
+                                "ret;\n}\n"),
+              HasSubstr(".texref and .surfref variables are not supported"));
+  EXPECT_EQ(load_error(head + " tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], "
+                              "%f7;\n txq.width.b32 %r1, [%rd1];\n ret;\n}\n"),
+            "");
+}
+
+}  // namespace
+}  // namespace gpusoc::ptx
