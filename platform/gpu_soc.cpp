@@ -127,19 +127,39 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   dispatcher_ = std::make_unique<gigathread::CtaDispatcher>("cta_dispatcher", dispatch, stats_);
   cp.grid_out.bind(dispatcher_->grid_in);
 
+  const uint32_t units_per_tpc = tex::texture_units_per_tpc(config);
+  if (spec_.gpu.sms_per_tpc % units_per_tpc != 0) {
+    throw ConfigError(fmt::format("{}: tex.units_per_tpc = {} does not divide gpu.sms_per_tpc = {}",
+                                  config.origin("tex.units_per_tpc"), units_per_tpc,
+                                  spec_.gpu.sms_per_tpc));
+  }
+  const uint32_t num_texture_units = spec_.gpu.gpcs * spec_.gpu.tpcs_per_gpc * units_per_tpc;
   if (kMemoryModel.get(config) == "hierarchy") {
     memsys::MemoryDescription described = memory_description(spec_, ptx::kGlobalBase);
-    described.ports = uint32_t(dispatch.places.size());
+    // A crossbar port per SM, then one per texture unit.
+    described.ports = uint32_t(dispatch.places.size()) + num_texture_units;
     memory_system_ = std::make_unique<memsys::MemorySystem>(
         "memory_system", memsys::hierarchy_config_from(config, described), ptx::kGlobalBase,
         spec_.memory.capacity_bytes, stats_);
     connect(memory_system_->backing, vram_->target, "memory_system_data");
   }
+  add_texture_units(config, num_texture_units);
   add_sms(config, uint32_t(dispatch.places.size()));
+}
+
+void GpuSoc::add_texture_units(const Config& config, uint32_t count) {
+  tex::TextureUnitConfig c = tex::TextureUnitConfig::from_config(config);
+  c.clock_mhz = spec_.clock.shader_mhz;
+  for (uint32_t i = 0; i < count; ++i) {
+    texture_units_.push_back(
+        std::make_unique<tex::TextureUnit>(("tex" + std::to_string(i)).c_str(), c, stats_));
+  }
 }
 
 // The SMs, of the fidelity sm.model asks for; the rest of the GPU is the same either way.
 void GpuSoc::add_sms(const Config& config, uint32_t count) {
+  // The SMs bind first (crossbar ports 0 to count-1), then the texture units.
+  const uint32_t sms_per_unit = count / uint32_t(texture_units_.size());  // SMs come TPC by TPC
   auto add = [&](auto sm) {
     const std::string label = std::string(sm->basename()) + "_mem";
     if (memory_system_) {
@@ -147,8 +167,21 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
     } else {
       connect(sm->mem_initiator, vram_->target, label);
     }
+    const uint32_t i = uint32_t(sms_.size());
+    tex::TextureUnit& unit = *texture_units_.at(i / sms_per_unit);
+    connect(sm->tex_initiator, unit.sm_target, std::string(sm->basename()) + "_tex");
     dispatcher_->add_sm(*sm);
     sms_.push_back(std::move(sm));
+  };
+  auto bind_texture_units = [&] {
+    for (auto& unit : texture_units_) {
+      const std::string label = std::string(unit->basename()) + "_mem";
+      if (memory_system_) {
+        connect(unit->mem_initiator, memory_system_->target, label);
+      } else {
+        connect(unit->mem_initiator, vram_->target, label);
+      }
+    }
   };
   if (sm_model(config) == "cycle") {
     sm::CycleSmConfig cycle = sm::CycleSmConfig::from_config(config);
@@ -160,6 +193,7 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
       sm->set_kernel_stats(*kernel_stats_);
       add(std::move(sm));
     }
+    bind_texture_units();
     return;
   }
   sm::LtSmTiming timing = sm::LtSmTiming::from_config(config);
@@ -167,6 +201,7 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i)
     add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing,
                                              stats_));
+  bind_texture_units();
 }
 
 GpuSoc::~GpuSoc() = default;

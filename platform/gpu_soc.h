@@ -26,6 +26,7 @@
 #include "models/pcie/pcie_endpoint.h"
 #include "models/sm/cycle_sm.h"
 #include "models/sm/loosely_timed_sm.h"
+#include "models/tex/texture_unit.h"
 #include "platform/gpu_spec.h"
 
 namespace gpusoc::platform {
@@ -84,8 +85,10 @@ class GpuSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;
   std::unique_ptr<gigathread::CommandProcessor> command_processor_;
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
+  void add_texture_units(const Config& config, uint32_t count);
   void add_sms(const Config& config, uint32_t count);
   std::vector<std::unique_ptr<sc_core::sc_module>> sms_;  // LooselyTimedSm or CycleSm
+  std::vector<std::unique_ptr<tex::TextureUnit>> texture_units_;  // per TPC, or per SM
   std::unique_ptr<sm::KernelCycleStats> kernel_stats_;    // cycle-level SMs' per-kernel counts
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;

@@ -8,7 +8,7 @@ add_library(gpusoc_soc OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/register_doc.cpp)
 target_include_directories(gpusoc_soc PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(gpusoc_soc
-  PUBLIC gpusoc_host gpusoc_pcie gpusoc_gigathread gpusoc_cta_dispatch gpusoc_sm gpusoc_memsys
+  PUBLIC gpusoc_host gpusoc_pcie gpusoc_gigathread gpusoc_cta_dispatch gpusoc_sm gpusoc_tex_unit gpusoc_memsys
          gpusoc_common
   PRIVATE gpusoc_warnings)
 

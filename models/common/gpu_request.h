@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <tlm>
 
@@ -10,7 +11,9 @@
 
 namespace gpusoc {
 
-enum class AccessKind : uint8_t { Load, Store, Atomic, Instruction, Dma };
+// Texture: a texture or surface instruction's request from an SM to its texture unit.
+enum class AccessKind : uint8_t { Load, Store, Atomic, Instruction, Dma, Texture };
+
 
 struct GpuRequest : tlm::tlm_extension<GpuRequest> {
   uint32_t sm = 0;  // requesting SM (or ~0u for non-SM units)
@@ -22,6 +25,11 @@ struct GpuRequest : tlm::tlm_extension<GpuRequest> {
   /// The access only asks for timing: the data moved functionally already (the SMs read and
   /// write device memory through DMI), so the target must not touch the data pointer.
   bool timing_only = false;
+  /// Kind Texture: the 32-byte sectors the instruction's texels (or surface elements) lie in,
+  /// each once, the texels the filter blends, and the quads of threads the address units walk.
+  std::vector<uint64_t> texture_sectors;
+  uint32_t texels = 0;
+  uint32_t quads = 0;
 
   tlm::tlm_extension_base* clone() const override { return new GpuRequest(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -151,10 +151,6 @@ bool has_destination(Op op) {
 
 InstClass core_class(Op op) {
   switch (op) {
-    case Op::Ld:
-    case Op::St:
-    case Op::Atom:
-    case Op::Red:
     case Op::Tex:
     case Op::Tld4:
     case Op::Txq:
@@ -162,6 +158,11 @@ InstClass core_class(Op op) {
     case Op::Sust:
     case Op::Sured:
     case Op::Suq:
+      return InstClass::Texture;
+    case Op::Ld:
+    case Op::St:
+    case Op::Atom:
+    case Op::Red:
     case Op::Prefetch:
     case Op::MbarInit:
     case Op::MbarArrive:

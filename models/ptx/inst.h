@@ -195,9 +195,10 @@ enum class InstClass : uint8_t {
   Memory,
   Control,
   Sync,
-  WarpLevel
+  WarpLevel,
+  Texture,  // tex, tld4, txq, suld, sust, sured, suq: the texture unit's
 };
-constexpr size_t kNumInstClasses = size_t(InstClass::WarpLevel) + 1;
+constexpr size_t kNumInstClasses = size_t(InstClass::Texture) + 1;
 
 /// What an address operand's offset is relative to, when it names a symbol whose place is only
 /// known while running.

@@ -11,10 +11,12 @@ namespace {
 constexpr uint32_t kNone = 0xffffffffu;
 
 bool reads_memory(const Inst& in) {
-  return in.op == Op::Ld || in.op == Op::Atom || in.op == Op::Red;
+  return in.op == Op::Ld || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Tex ||
+         in.op == Op::Tld4 || in.op == Op::Suld || in.op == Op::Sured;
 }
 bool writes_memory(const Inst& in) {
-  return in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+  return in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Sust ||
+         in.op == Op::Sured;
 }
 // Instructions nothing may move across: synchronization, calls, clocks, traps.
 bool orders_everything(const Inst& in) {
@@ -34,6 +36,10 @@ uint32_t schedule_latency(const Inst& in) {
     case Op::Atom:
       if (in.space == StateSpace::Param) return 4;  // the constant bank
       return in.space == StateSpace::Shared ? 30 : 400;
+    case Op::Tex:
+    case Op::Tld4:
+    case Op::Suld:
+      return 400;
     case Op::Shfl:
     case Op::Vote:
     case Op::Match:

@@ -84,6 +84,16 @@ std::string resource_problem(const Function& k, uint32_t dynamic_shared_bytes,
 
 enum class GlobalAccess : uint8_t { Load, Store, Atomic };
 
+/// What a texture or surface instruction read or wrote, for the timed SMs and the texture unit:
+/// the device address of every texel a fetch filtered (repeats included) or surface element it
+/// touched. Queries (txq, suq) touch none.
+struct TextureFootprint {
+  GlobalAccess kind = GlobalAccess::Load;  // Store: sust; Atomic: sured
+  LaneMask lanes = 0;
+  unsigned bytes = 0;               // per address: the texel, or the surface access
+  std::vector<uint64_t> addresses;  // in lane order
+};
+
 /// Told about every warp instruction that touches global memory, before it executes, so that a
 /// timed SM can charge the access (the data moves functionally either way).
 class GlobalAccessObserver {
@@ -100,6 +110,8 @@ class GlobalAccessObserver {
                               LaneMask lanes, unsigned bytes) {
     (void)space, (void)kind, (void)addresses, (void)lanes, (void)bytes;
   }
+  /// A texture or surface instruction, after it executed (its addresses are known only then).
+  virtual void texture_access(const TextureFootprint& footprint) { (void)footprint; }
 };
 
 /// One CTA's place in the grid and its shared memory.

@@ -206,6 +206,7 @@ class Warp {
   uint64_t thread_instructions_ = 0;
   std::array<std::array<uint8_t, 16>, 8> texel_scratch_{};  // texels of the fetch in progress
   uint32_t texel_next_ = 0;
+  TextureFootprint footprint_;  // of the texture instruction in progress, for the observer
   // The checkers, last: unchecked runs only test the two pointers, once per memory instruction.
   const AllocationMap* memcheck_ = nullptr;  // the launch's, when it checks accesses
   SharedRaceCheck* racecheck_ = nullptr;     // the CTA's, when the launch checks races

@@ -67,6 +67,12 @@ const tex::Descriptor& Warp::texture_object(const Inst& in, unsigned lane, uint6
 
 void Warp::texture(const Inst& in, LaneMask exec) {
   TextureObjectCache cache;
+  footprint_.addresses.clear();
+  footprint_.lanes = exec;
+  footprint_.bytes = 0;
+  footprint_.kind = in.op == Op::Sust    ? GlobalAccess::Store
+                    : in.op == Op::Sured ? GlobalAccess::Atomic
+                                         : GlobalAccess::Load;
   const unsigned first_coordinate = in.num_dst + 1;
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
@@ -104,12 +110,15 @@ void Warp::texture(const Inst& in, LaneMask exec) {
     surface_access(in, lane, d, c, first_coordinate + n);
   }
   if (in.op == Op::Sust || in.op == Op::Sured) progress_at_ = warp_instructions_;
+  if (cta_->observer && exec) cta_->observer->texture_access(footprint_);
 }
 
 const uint8_t* Warp::texel(const Inst& in, unsigned lane, const tex::Descriptor& d,
                            uint64_t offset) {
   // Each fetch uses at most eight texels at once (trilinear filtering).
   uint8_t* slot = texel_scratch_[texel_next_++ % texel_scratch_.size()].data();
+  footprint_.bytes = d.format.bytes();
+  footprint_.addresses.push_back(d.base + offset);
   if (!cta_->global->read(d.base + offset, slot, d.format.bytes()))
     fault(in, lane,
           fmt::format("texture read at 0x{:x} faulted: no memory there", d.base + offset));
@@ -143,6 +152,8 @@ void Warp::surface_access(const Inst& in, unsigned lane, const tex::Descriptor& 
     return;
   }
   const uint64_t address = d.base + a.offset;
+  footprint_.bytes = bytes;
+  footprint_.addresses.push_back(address);
   uint8_t data[32] = {};
   auto transfer = [&](bool write) {
     const bool ok = write ? cta_->global->write(address, data, bytes)

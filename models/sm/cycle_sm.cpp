@@ -16,10 +16,12 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
                  StatGroup& stats_parent)
     : sc_module(name),
       mem_initiator(port_.mem_initiator),
+      tex_initiator(tex_port_.mem_initiator),
       sm_id_(sm_id),
       config_(config),
       cycle_ps_(config.cycle_ps()),
       port_("port", sm_id, config.max_in_flight),
+      tex_port_("tex_port", sm_id, config.max_in_flight),
       l1_(config.l1),
       constant_(config.constant),
       stats_(stats_parent, basename(), config.warp_slots) {
@@ -256,6 +258,7 @@ void CycleSm::advance_to(uint64_t target) {
                                                           &CycleStats::stall_pipeline,
                                                           &CycleStats::stall_dependency,
                                                           &CycleStats::stall_memory,
+                                                          &CycleStats::stall_texture,
                                                           &CycleStats::stall_barrier,
                                                           &CycleStats::stall_no_warp};
       // A block's slot goes to the kernel that issued or is blamed for the stall; one no warp can
@@ -277,7 +280,7 @@ void CycleSm::synchronize_to(uint64_t cycle) {
 
 void CycleSm::wait_for_activity() {
   if (resident_.empty() && arriving_.empty() && outstanding_ == 0 && lsu_queue_.empty() &&
-      outbox_.empty()) {
+      outbox_.empty() && tex_outbox_.empty()) {
     wait(work_arrived_);
   } else {
     // Replies whose time only the memory path knows, or END_REQ: let SystemC catch up to them.
@@ -292,7 +295,7 @@ void CycleSm::wait_for_activity() {
 
 void CycleSm::wait_for_replies() {
   if (config_.watchdog_reply_cycles == 0 || outstanding_ == 0 || resident_.empty()) {
-    wait(port_.activity() | work_arrived_);
+    wait(port_.activity() | tex_port_.activity() | work_arrived_);
     return;
   }
   // One deadline event, armed once and left pending while replies come: waiting costs no timer.
@@ -302,9 +305,11 @@ void CycleSm::wait_for_replies() {
     deadline_ = std::max(last_reply_ + limit, now);
     reply_deadline_.notify(deadline_ - now);
   }
-  wait(port_.activity() | work_arrived_ | reply_deadline_);
+  wait(port_.activity() | tex_port_.activity() | work_arrived_ | reply_deadline_);
   if (sc_core::sc_time_stamp() < deadline_) return;  // woken by something else
-  if (port_.has_completions() || sc_core::sc_time_stamp() - last_reply_ < limit) return;
+  if (port_.has_completions() || tex_port_.has_completions() ||
+      sc_core::sc_time_stamp() - last_reply_ < limit)
+    return;
   std::vector<ResidentCta*> waiting;
   for (const auto& cta : resident_) {
     for (uint32_t s : cta->slots) {
@@ -349,6 +354,7 @@ void CycleSm::run() {
     const bool issued = issue_cycle();
     lsu_cycle();
     send_cycle();
+    send_texture();
     collect_replies();  // replies the target answered at once belong in the next wake-up
     const uint64_t next = issued ? cycle_ + 1 : next_wake();
     if (next == kNever) {

@@ -43,7 +43,10 @@ class CycleSm : public sc_core::sc_module,
           StatGroup& stats_parent);
   ~CycleSm() override;
 
-  tlm_utils::simple_initiator_socket<MemoryRequestPort>& mem_initiator;
+  tlm_utils::simple_initiator_socket_optional<MemoryRequestPort>& mem_initiator;  // must be bound
+  /// To the TPC's texture unit (models/tex/texture_unit.h): texture and surface instructions.
+  /// Optional: an SM without one fails a kernel that uses textures with a ModelError.
+  tlm_utils::simple_initiator_socket_optional<MemoryRequestPort>& tex_initiator;
 
   uint32_t sm_id() const override { return sm_id_; }
   void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
@@ -55,8 +58,14 @@ class CycleSm : public sc_core::sc_module,
  private:
   static constexpr uint64_t kNever = ~uint64_t(0);
   static constexpr uint32_t kNone = ~uint32_t(0);
+  // Reply tags: what a memory (or texture unit) reply completes.
+  static constexpr uint64_t kTagKind = uint64_t(3) << 62;
+  static constexpr uint64_t kAccessTag = 0;  // | access id: an uncached load, atomic or texture
+  static constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
+  static constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
+  static constexpr uint64_t kStoreTag = uint64_t(3) << 62;
   // Why a warp could not issue, nearest to issuing first.
-  enum class Stall : uint8_t { None, Pipeline, Dependency, Memory, Barrier, NoWarp };
+  enum class Stall : uint8_t { None, Pipeline, Dependency, Memory, Texture, Barrier, NoWarp };
   struct ResidentCta {
     GridWork* grid = nullptr;
     ptx::Dim3 ctaid;
@@ -110,6 +119,7 @@ class CycleSm : public sc_core::sc_module,
     uint64_t ready = 0;       // latest part's completion so far
     bool has_result = false;  // the warp counts it in loads_waiting
     bool live = false;
+    bool texture = false;  // a texture unit's answer (the stall reason "texture")
   };
   enum class LineKind : uint8_t { CachedLoad, ConstLoad, Load, Store, Atomic };
   struct QueuedLine {
@@ -173,6 +183,11 @@ class CycleSm : public sc_core::sc_module,
   void on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind, const uint64_t* addresses,
                       ptx::LaneMask lanes, unsigned bytes) override;
   void queue_lines(LineKind kind, uint32_t access_id, AtomicOp atomic = AtomicOp::Add);
+  // cycle_sm_texture.cpp: requests to the texture unit
+  void texture_access(const ptx::TextureFootprint& footprint) override;
+  void send_texture();
+  bool texture_can_send() const { return !tex_outbox_.empty() && tex_port_.can_send(); }
+  void end_of_elaboration() override;
   // Warp slot s changed (ready_at, stall, its CTA, or its block's live warps): its block's
   // settled stall no longer holds.
   void unsettle(uint32_t s) { blocks_[s % blocks_.size()].settled = false; }
@@ -191,6 +206,7 @@ class CycleSm : public sc_core::sc_module,
   const CycleSmConfig config_;
   const uint64_t cycle_ps_;
   MemoryRequestPort port_;
+  MemoryRequestPort tex_port_;
   CtaRetirementListener* listener_ = nullptr;
   std::unique_ptr<SparseMemory> vram_;
   CtaRunnerPool runners_;
@@ -233,6 +249,14 @@ class CycleSm : public sc_core::sc_module,
   std::vector<MemoryCompletion> replies_;  // scratch
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
   std::vector<uint64_t> woken_;  // scratch for cache fills
+  // Texture requests waiting for the texture unit's port, with their sectors (vectors reused).
+  struct TextureOut {
+    MemoryRequest request;
+    std::vector<uint64_t> sectors;
+  };
+  std::deque<TextureOut> tex_outbox_;
+  std::vector<std::vector<uint64_t>> spare_sectors_;
+  GpuRequest tex_describe_;  // scratch
 
   CycleStats stats_;
 };

@@ -4,6 +4,7 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/sm/cache_params.h"
 
 namespace gpusoc::sm {
 namespace {
@@ -83,38 +84,6 @@ const Param<U32> kSharedLatency{"sm.shared_latency", 36, "cycles",
                                 "cycles from a conflict-free shared-memory access to its data",
                                 Range{1, 1024}};
 
-// The caches: one set of parameters per cache, under a prefix.
-struct CacheParams {
-  CacheParams(const std::string& prefix, const std::string& what, U32 size, U32 ways, U32 line,
-              U32 sector, U32 latency, U32 mshrs)
-      : size(prefix + ".size_bytes", size, "bytes", what + " capacity; 0: no cache",
-             Range{0, 1u << 30}),
-        ways(prefix + ".ways", ways, "ways", what + " associativity", Range{1, 64}),
-        line(prefix + ".line_bytes", line, "bytes", what + " line size",
-             Range{32, 1024}.power_of_two()),
-        sector(prefix + ".sector_bytes", sector, "bytes", what + " sector size (fill granule)",
-               Range{4, 1024}.power_of_two()),
-        latency(prefix + ".hit_latency", latency, "cycles", what + " hit latency", Range{1, 1024}),
-        mshrs(prefix + ".mshrs", mshrs, "entries", what + " miss status holding registers",
-              Range{1, 4096}),
-        merges(prefix + ".max_merges", 8, "requests",
-               "requests one " + what + " MSHR serves (the first included)", Range{1, 1024}) {}
-  SectoredCacheConfig get(const Config& c, const std::string& prefix) const {
-    SectoredCacheConfig r;
-    r.name = prefix;
-    r.size_bytes = size.get(c);
-    r.ways = ways.get(c);
-    r.line_bytes = line.get(c);
-    r.sector_bytes = sector.get(c);
-    r.hit_latency = latency.get(c);
-    r.mshrs = mshrs.get(c);
-    r.max_merges = merges.get(c);
-    const std::string bad = r.problem(prefix);
-    if (!bad.empty()) throw ConfigError(bad);
-    return r;
-  }
-  Param<U32> size, ways, line, sector, latency, mshrs, merges;
-};
 const CacheParams kL1{"sm.l1", "L1 data cache", 0, 4, 128, 32, 28, 32};
 const Param<bool> kL1WriteAllocate{"sm.l1.write_allocate", false, "",
                                    "global stores allocate L1 lines with the sectors they write "
@@ -179,6 +148,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   of[size_t(InstClass::Control)] = Unit::Branch;
   of[size_t(InstClass::Sync)] = Unit::Branch;
   of[size_t(InstClass::WarpLevel)] = unit_named(kWarpLevelUnit.get(config));
+  of[size_t(InstClass::Texture)] = Unit::Tex;
   c.register_banks = kRegisterBanks.get(config);
   c.shared.banks = kSharedBanks.get(config);
   c.shared.bank_bytes = kSharedBankBytes.get(config);

@@ -39,8 +39,9 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   const RegisterUse& regs = slot.regs;
   const uint64_t ready = slot.scoreboard.ready_cycle(regs.regs, regs.count(), cycle_);
   if (ready > cycle_) {
-    slot.stall = slot.scoreboard.waits_on_memory(regs.regs, regs.count()) ? Stall::Memory
-                                                                          : Stall::Dependency;
+    slot.stall = slot.scoreboard.waits_on_texture(regs.regs, regs.count())  ? Stall::Texture
+                 : slot.scoreboard.waits_on_memory(regs.regs, regs.count()) ? Stall::Memory
+                                                                            : Stall::Dependency;
     slot.ready_at = ready == Scoreboard::kUnknown ? kNever : ready;
     return false;
   }
@@ -89,7 +90,8 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
       free_accesses_.push_back(issuing_access_);
     } else {
       for (unsigned i = 0; i < regs.num_dests; ++i)
-        slot.scoreboard.reserve(regs.dests()[i], Scoreboard::kUnknown, issuing_access_);
+        slot.scoreboard.reserve(regs.dests()[i], Scoreboard::kUnknown, issuing_access_, true,
+                                a.texture);
       if (regs.num_dests) {
         a.has_result = true;
         ++slot.loads_waiting;

@@ -12,13 +12,6 @@
 namespace gpusoc::sm {
 namespace {
 
-// Reply tags: what a memory reply completes.
-constexpr uint64_t kTagKind = uint64_t(3) << 62;
-constexpr uint64_t kAccessTag = 0;                     // | access id: an uncached load or atomic
-constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
-constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
-constexpr uint64_t kStoreTag = uint64_t(3) << 62;
-
 // PTX's atom/red operation as the memory system names it (models/common does not know the ISA).
 AtomicOp atomic_op(ptx::AtomOp op) {
   using P = ptx::AtomOp;
@@ -182,7 +175,7 @@ bool CycleSm::can_send() const {
 }
 
 bool CycleSm::lsu_can_progress() const {
-  return can_send() ||
+  return can_send() || texture_can_send() ||
          (!lsu_queue_.empty() && !lsu_waits_for_mshr_ && outbox_.size() < config_.max_in_flight);
 }
 
@@ -267,9 +260,10 @@ void CycleSm::send_cycle() {
 }
 
 void CycleSm::collect_replies() {
-  if (!port_.has_completions()) return;
+  if (!port_.has_completions() && !tex_port_.has_completions()) return;
   replies_.clear();
   port_.take_completions(replies_);
+  tex_port_.take_completions(replies_);
   last_reply_ = sc_core::sc_time_stamp();
   for (const MemoryCompletion& c : replies_) {
     if (c.error) {

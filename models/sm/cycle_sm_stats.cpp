@@ -2,19 +2,18 @@
 
 namespace gpusoc::sm {
 namespace {
-double ratio(double a, double b) { return a / b; }  // 0/0 dumps as null
+double ratio(double a, double b) {
+  return a / b;
+}  // 0/0 dumps as null
 }  // namespace
 
 CycleStats::CycleStats(StatGroup& parent, std::string name, uint32_t warp_slots)
     : StatGroup(parent, std::move(name)),
       ipc(*this, "ipc", "instructions/cycle", "warp instructions per cycle",
           [this] { return ratio(double(warp_instructions.value()), double(cycles.value())); }),
-      issue_utilization(*this, "issue_utilization", "fraction",
-                        "scheduler cycles that issued an instruction",
-                        [this] {
-                          return ratio(double(warp_instructions.value()),
-                                       double(issue_slots.value()));
-                        }),
+      issue_utilization(
+          *this, "issue_utilization", "fraction", "scheduler cycles that issued an instruction",
+          [this] { return ratio(double(warp_instructions.value()), double(issue_slots.value())); }),
       achieved_occupancy(*this, "achieved_occupancy", "fraction",
                          "resident warps per cycle over the SM's warp slots",
                          [this, warp_slots] {
@@ -38,12 +37,11 @@ CycleStats::CycleStats(StatGroup& parent, std::string name, uint32_t warp_slots)
                            return ratio(double(global_sectors.value()),
                                         double(global_accesses.value()));
                          }),
-      shared_cycles_per_access(*this, "shared_cycles_per_access", "cycles",
-                               "bank-conflict degree: shared-memory cycles per access (1: none)",
-                               [this] {
-                                 return ratio(double(shared_cycles.value()),
-                                              double(shared_accesses.value()));
-                               }) {}
+      shared_cycles_per_access(
+          *this, "shared_cycles_per_access", "cycles",
+          "bank-conflict degree: shared-memory cycles per access (1: none)", [this] {
+            return ratio(double(shared_cycles.value()), double(shared_accesses.value()));
+          }) {}
 
 CycleStats& KernelCycleStats::of(const std::string& kernel) {
   for (const auto& k : kernels_)

@@ -29,6 +29,9 @@ struct CycleStats : StatGroup {
                       "scheduler cycles: cycles x processing blocks"};
   Counter stall_memory{*this, "stall_memory", "slots",
                        "scheduler cycles without an issue: the best warp waits on memory"};
+  Counter stall_texture{*this, "stall_texture", "slots",
+                        "scheduler cycles without an issue: the best warp waits on a texture or "
+                        "surface instruction"};
   Counter stall_dependency{*this, "stall_dependency", "slots",
                            "scheduler cycles without an issue: the best warp waits on a "
                            "register written by an arithmetic instruction"};
@@ -57,6 +60,8 @@ struct CycleStats : StatGroup {
   Counter const_hits{*this, "const_hits", "lines", "constant-cache lookups that hit"};
   Counter const_misses{*this, "const_misses", "lines", "constant-cache lookups that missed"};
   Counter memory_requests{*this, "memory_requests", "requests", "requests sent to the memory path"};
+  Counter texture_requests{*this, "texture_requests", "requests",
+                           "texture and surface warp instructions sent to the texture unit"};
   Counter memory_bytes{*this, "memory_bytes", "bytes", "bytes those requests carried"};
   Counter port_stalls{*this, "port_stalls", "cycles",
                       "simulated cycles a request waited for the memory port (backpressure) or "

@@ -6,11 +6,12 @@
 
 #include "models/common/error.h"
 #include "models/sm/device_memory_view.h"
+#include "models/sm/texture_request.h"
 
 namespace gpusoc::sm {
 
-using sc_core::sc_time;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 
 struct LooselyTimedSm::ResidentCta {
   ResidentCta(GridWork& g, ptx::Dim3 id, std::unique_ptr<ptx::CtaRunner> r)
@@ -28,6 +29,7 @@ LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
                                const LtSmTiming& timing, StatGroup& stats_parent)
     : sc_module(name),
       mem_initiator("mem_initiator"),
+      tex_initiator("tex_initiator"),
       sm_id_(sm_id),
       timing_(timing),
       cycle_ps_(Ps(timing.cycle().value())),
@@ -40,21 +42,29 @@ LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
       memory_requests_(stats_, "memory_requests", "requests",
                        "warp-level global memory requests sent to the memory path"),
       sectors_(stats_, "sectors", "sectors", "32-byte sectors those requests touched"),
-      stall_ns_(stats_, "load_stall_ns", "ns", "warp time spent waiting for global loads") {
+      stall_ns_(stats_, "load_stall_ns", "ns",
+                "warp time spent waiting for global loads and texture fetches"),
+      texture_requests_(stats_, "texture_requests", "requests",
+                        "texture and surface warp instructions sent to the texture unit") {
   if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS)) {
-    throw ModelError(sc_module::name(), "the loosely timed SM needs a SystemC time resolution of 1 ps");
+    throw ModelError(sc_module::name(),
+                     "the loosely timed SM needs a SystemC time resolution of 1 ps");
   }
   mem_initiator.register_invalidate_direct_mem_ptr(this,
                                                    &LooselyTimedSm::invalidate_direct_mem_ptr);
   tx_.set_extension(&request_);
   request_.sm = sm_id;
   request_.timing_only = true;
+  tex_tx_.set_extension(&tex_request_);
+  tex_request_.sm = sm_id;
+  tex_request_.timing_only = true;
   SC_HAS_PROCESS(LooselyTimedSm);
   SC_THREAD(run);
 }
 
 LooselyTimedSm::~LooselyTimedSm() {
-  tx_.clear_extension(&request_);  // a member, not the payload's to delete
+  tx_.clear_extension(&request_);  // members, not the payloads' to delete
+  tex_tx_.clear_extension(&tex_request_);
 }
 
 LooselyTimedSm::Ps LooselyTimedSm::now_ps() {
@@ -73,8 +83,9 @@ SparseMemory& LooselyTimedSm::device_memory() {
 
 void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
   if (vram_) {
-    throw ModelError(name(), "device memory revoked its DMI region while kernels ran; the "
-                             "loosely timed SM cannot work without it");
+    throw ModelError(name(),
+                     "device memory revoked its DMI region while kernels ran; the "
+                     "loosely timed SM cannot work without it");
   }
 }
 
@@ -157,9 +168,9 @@ void LooselyTimedSm::drop_failed_grids() {
     }
     std::unique_ptr<ResidentCta> cta = std::move(*it);
     it = resident_.erase(it);
-    listener_->cta_retired(*cta->grid, sm_id_,
-                           dropped_cta(cta->ctaid, sc_time(double(cta->start), SC_PS),
-                                       sc_core::sc_time_stamp()));
+    listener_->cta_retired(
+        *cta->grid, sm_id_,
+        dropped_cta(cta->ctaid, sc_time(double(cta->start), SC_PS), sc_core::sc_time_stamp()));
   }
 }
 
@@ -190,7 +201,8 @@ void LooselyTimedSm::run_slice(ResidentCta& cta, uint32_t w) {
   }
   Ps issue_cycles = 0;
   const auto& after = warp.class_counts();
-  for (size_t c = 0; c < after.size(); ++c) issue_cycles += (after[c] - before[c]) * timing_.issue_cycles[c];
+  for (size_t c = 0; c < after.size(); ++c)
+    issue_cycles += (after[c] - before[c]) * timing_.issue_cycles[c];
   issue_free_ = start + issue_cycles * cycle_ps_;
   cta.ready[w] = issue_free_ + slice_stall_;
   stall_ps_ += slice_stall_;
@@ -215,7 +227,7 @@ void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addre
     ++n;
   }
   tx_.set_command(kind == ptx::GlobalAccess::Store ? tlm::TLM_WRITE_COMMAND
-                                                    : tlm::TLM_READ_COMMAND);
+                                                   : tlm::TLM_READ_COMMAND);
   tx_.set_address(sectors[0] << 5);
   tx_.set_data_ptr(scratch_.data());
   tx_.set_data_length(n * 32);
@@ -236,6 +248,36 @@ void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addre
   sectors_ += n;
   // Stores are posted; loads and atomics hold the warp until the data returns.
   if (kind != ptx::GlobalAccess::Store) {
+    slice_stall_ += done - leaves;
+    access_time_ = done;
+  }
+}
+
+void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
+  if (tex_initiator.size() == 0) {
+    throw ModelError(name(),
+                     "a texture or surface instruction, and no texture unit is bound to "
+                     "tex_initiator");
+  }
+  describe_texture_request(f, tex_request_);
+  tex_request_.warp = request_.warp;
+  tex_tx_.set_command(f.kind == ptx::GlobalAccess::Load ? tlm::TLM_READ_COMMAND
+                                                        : tlm::TLM_WRITE_COMMAND);
+  tex_tx_.set_address(tex_request_.texture_sectors.empty() ? 0 : tex_request_.texture_sectors[0]);
+  tex_tx_.set_data_ptr(scratch_.data());
+  tex_tx_.set_data_length(32);
+  tex_tx_.set_streaming_width(32);
+  tex_tx_.set_byte_enable_ptr(nullptr);
+  tex_tx_.set_dmi_allowed(false);
+  tex_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const Ps now = now_ps();
+  const Ps leaves = std::max(access_time_, now);
+  sc_time delay(double(leaves - now), SC_PS);
+  tex_initiator->b_transport(tex_tx_, delay);
+  ++texture_requests_;
+  // Fetches and surface loads hold the warp until their results arrive; stores are posted.
+  if (f.kind == ptx::GlobalAccess::Load) {
+    const Ps done = now + Ps(delay.value());
     slice_stall_ += done - leaves;
     access_time_ = done;
   }

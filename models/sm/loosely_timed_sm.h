@@ -29,6 +29,9 @@ class LooselyTimedSm : public sc_core::sc_module,
                        private ptx::GlobalAccessObserver {
  public:
   tlm_utils::simple_initiator_socket<LooselyTimedSm> mem_initiator;
+  /// To the TPC's texture unit (models/tex/texture_unit.h): texture and surface instructions.
+  /// Optional: an SM without one fails a kernel that uses textures with a ModelError.
+  tlm_utils::simple_initiator_socket_optional<LooselyTimedSm> tex_initiator;
 
   LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id, const LtSmTiming& timing,
                  StatGroup& stats_parent);
@@ -55,6 +58,7 @@ class LooselyTimedSm : public sc_core::sc_module,
   SparseMemory& device_memory();
   void global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
                      unsigned bytes) override;
+  void texture_access(const ptx::TextureFootprint& footprint) override;
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   static Ps now_ps();
 
@@ -81,10 +85,12 @@ class LooselyTimedSm : public sc_core::sc_module,
   tlm::tlm_generic_payload tx_;
   GpuRequest request_;
   std::vector<uint8_t> scratch_;
+  tlm::tlm_generic_payload tex_tx_;
+  GpuRequest tex_request_;
 
   StatGroup stats_;
   Counter ctas_, warp_instructions_, thread_instructions_, memory_requests_, sectors_;
-  Counter stall_ns_;
+  Counter stall_ns_, texture_requests_;
 };
 
 }  // namespace gpusoc::sm

@@ -67,7 +67,8 @@ void MemoryRequestPort::send(const MemoryRequest& r, const sc_core::sc_time& whe
     throw ModelError(
         name(), fmt::format("request {} of {} bytes: at most {}", r.tag, r.bytes, scratch_.size()));
   }
-  slot.set_command(r.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  slot.set_command(r.kind == AccessKind::Store || r.texture_write ? tlm::TLM_WRITE_COMMAND
+                                                                  : tlm::TLM_READ_COMMAND);
   slot.set_address(r.address);
   slot.set_data_ptr(scratch_.data());
   slot.set_data_length(r.bytes);
@@ -81,6 +82,10 @@ void MemoryRequestPort::send(const MemoryRequest& r, const sc_core::sc_time& whe
   slot.request.warp = r.warp;
   slot.request.sectors = r.sectors;
   slot.request.sector_mask = r.sector_mask;
+  slot.request.texture_sectors.clear();
+  if (r.texture_sectors) slot.request.texture_sectors = *r.texture_sectors;
+  slot.request.texels = r.texels;
+  slot.request.quads = r.quads;
   slot.tag = r.tag;
   slot.acquire();  // the port's hold, given back by complete()
   ++in_flight_;

@@ -40,6 +40,11 @@ struct MemoryRequest {
   uint32_t sectors = 0;
   uint32_t sector_mask = 0;  // 32-byte sectors from `address` that the request needs
   uint64_t tag = 0;          // the SM's, handed back with the completion
+  /// Kind Texture (to a texture unit): what the request reads and filters (GpuRequest's).
+  const std::vector<uint64_t>* texture_sectors = nullptr;
+  uint32_t texels = 0;
+  uint32_t quads = 0;
+  bool texture_write = false;  // sust, sured: a write command
 };
 
 struct MemoryCompletion {
@@ -50,7 +55,10 @@ struct MemoryCompletion {
 
 class MemoryRequestPort : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<MemoryRequestPort> mem_initiator;
+  /// Optional, so that an SM's texture port may stay unbound in testbenches without a texture
+  /// unit; owners whose port must be bound check bound() at the end of elaboration.
+  tlm_utils::simple_initiator_socket_optional<MemoryRequestPort> mem_initiator;
+  bool bound() const { return mem_initiator.size() > 0; }
 
   /// `max_in_flight`: requests sent whose completion is not yet known (payloads pooled).
   MemoryRequestPort(sc_core::sc_module_name name, uint32_t sm_id, uint32_t max_in_flight);

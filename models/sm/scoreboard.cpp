@@ -11,8 +11,9 @@ bool contains(const uint32_t* regs, unsigned count, uint32_t reg) {
 
 }  // namespace
 
-void Scoreboard::reserve(uint32_t reg, uint64_t ready_cycle, uint64_t tag, bool memory) {
-  pending_.push_back(Pending{reg, ready_cycle, tag, memory || ready_cycle == kUnknown});
+void Scoreboard::reserve(uint32_t reg, uint64_t ready_cycle, uint64_t tag, bool memory,
+                         bool texture) {
+  pending_.push_back(Pending{reg, ready_cycle, tag, memory || ready_cycle == kUnknown, texture});
 }
 
 void Scoreboard::complete(uint64_t tag, uint64_t cycle) {
@@ -38,6 +39,12 @@ uint64_t Scoreboard::ready_cycle(const uint32_t* regs, unsigned count, uint64_t 
 bool Scoreboard::waits_on_memory(const uint32_t* regs, unsigned count) const {
   for (const Pending& p : pending_)
     if (p.memory && contains(regs, count, p.reg)) return true;
+  return false;
+}
+
+bool Scoreboard::waits_on_texture(const uint32_t* regs, unsigned count) const {
+  for (const Pending& p : pending_)
+    if (p.texture && contains(regs, count, p.reg)) return true;
   return false;
 }
 

@@ -16,7 +16,9 @@ class Scoreboard {
 
   /// A write to `reg` lands at `ready_cycle` (kUnknown: when complete() is called for `tag`).
   /// `memory`: a load writes it (the stall reason "memory" rather than "dependency").
-  void reserve(uint32_t reg, uint64_t ready_cycle, uint64_t tag = 0, bool memory = false);
+  /// `texture`: a texture or surface instruction writes it (the stall reason "texture").
+  void reserve(uint32_t reg, uint64_t ready_cycle, uint64_t tag = 0, bool memory = false,
+               bool texture = false);
   /// The writes reserved with kUnknown under `tag` land at `cycle`.
   void complete(uint64_t tag, uint64_t cycle);
   /// The first cycle at or after `now` at which none of `regs` has a pending write
@@ -25,6 +27,8 @@ class Scoreboard {
   /// Whether any of `regs` waits on a load (reserved with `memory`, or of unknown completion):
   /// the stall reason "memory".
   bool waits_on_memory(const uint32_t* regs, unsigned count) const;
+  /// Whether any of `regs` waits on a texture or surface instruction.
+  bool waits_on_texture(const uint32_t* regs, unsigned count) const;
   bool empty() const { return pending_.empty(); }
   void clear() { pending_.clear(); }
 
@@ -34,6 +38,7 @@ class Scoreboard {
     uint64_t ready;
     uint64_t tag;
     bool memory;
+    bool texture;
   };
   std::vector<Pending> pending_;  // few entries: a linear scan beats a map
 };

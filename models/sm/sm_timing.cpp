@@ -35,6 +35,10 @@ const Param<U32> kSync{"sm.lt.cycles_sync", 4, "cycles", "issue cycles of a barr
 const Param<U32> kWarpLevel{"sm.lt.cycles_warp_level", 4, "cycles",
                             "issue cycles of a warp-level instruction (shfl, vote, redux)",
                             Range{1, 1024}};
+const Param<U32> kTexture{"sm.lt.cycles_texture", 4, "cycles",
+                          "issue cycles of a texture or surface warp instruction (the texture "
+                          "unit adds its latency on top)",
+                          Range{1, 1024}};
 const Param<U32> kSlice{"sm.lt.slice_instructions", 64, "instructions",
                         "warp instructions a warp runs before the SM picks the next warp: "
                         "shorter is finer-grained and slower to simulate",
@@ -61,6 +65,7 @@ LtSmTiming LtSmTiming::from_config(const Config& config) {
   set(InstClass::Control, kControl);
   set(InstClass::Sync, kSync);
   set(InstClass::WarpLevel, kWarpLevel);
+  set(InstClass::Texture, kTexture);
   t.slice_instructions = kSlice.get(config);
   t.quantum = sc_core::sc_time(kQuantumNs.get(config), sc_core::SC_NS);
   t.cta_launch = sc_core::sc_time(kCtaLaunchNs.get(config), sc_core::SC_NS);

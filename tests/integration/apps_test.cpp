@@ -59,8 +59,9 @@ SocRun run_on_soc(const App& app, const std::string& sm_model,
                           .to_seconds();
     run.statistics = stats_to_json(root).dump();
     // Host: 6 bindings; link: 3; GPU: BAR0/BAR1, 2 copy engines x 3, channels x 3, the memory
-    // checker's registers, 2 SMs, and the memory system's data path to device memory.
-    EXPECT_EQ(soc.protocol_checkers(), 6u + 3 + 2 + 6 + 3 + 1 + 2 + 1);
+    // checker's registers, 2 SMs, the memory system's data path to device memory, and the TPC's
+    // texture unit (one binding per SM, one to memory).
+    EXPECT_EQ(soc.protocol_checkers(), 6u + 3 + 2 + 6 + 3 + 1 + 2 + 1 + 3);
     EXPECT_EQ(soc.protocol_violations(), 0u);
   }
   return run;

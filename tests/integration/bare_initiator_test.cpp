@@ -254,8 +254,9 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   EXPECT_GT(fence_time_ns, 0u);
   for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "element " << i;
   // Every binding: 3 here, BAR0/BAR1, 2 copy engines x 3, the channels' 3, the memory checker's
-  // registers, the 2 SMs and the memory system's data path.
-  EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 1 + 2 + 1);
+  // registers, the 2 SMs, the memory system's data path, and the TPC's texture unit (a binding
+  // per SM and one to memory).
+  EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 1 + 2 + 1 + 3);
   EXPECT_EQ(gpu.protocol_violations(), 0u);
 }
 
