@@ -45,6 +45,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
       size_(size),
       hierarchy_(std::make_unique<MemoryHierarchy>(config)),
       ports_(config.ports),
+      queued_(config.ports),
       stats_(stats_parent, basename()),
       latency_avg_ns_(stats_, "latency_avg_ns", "ns",
                       "approximately timed accesses: average latency",
@@ -217,6 +218,7 @@ tlm::tlm_sync_enum MemorySystem::nb_transport_fw(int id, tlm::tlm_generic_payloa
     return tlm::TLM_ACCEPTED;
   }
   port.queue.push_back(r);
+  queued_.insert(uint32_t(id));
   wake_at(r.arrival_cycle);
   phase = tlm::END_REQ;  // at the arrival time: `delay` stays as it is
   return tlm::TLM_UPDATED;
@@ -317,13 +319,17 @@ void MemorySystem::run() {
     send_response(f.port);
   }
   uint64_t next = MemoryHierarchy::kNever;
-  for (uint32_t p = 0; p < ports_.size(); ++p) {
+  // Only ports with queued requests, in increasing order: ports are many (every SM and texture
+  // unit), and most are idle at any moment.
+  queued_.take([&](uint32_t p) {
     offer_waiting(p, now);
     // A request still to arrive wakes the hierarchy then; one refused by a full crossbar input
     // is retried at the hierarchy's next event (there is one: that input holds packets).
     const std::deque<Request>& q = ports_[p].queue;
-    if (!q.empty() && q.front().arrival_cycle > now) next = std::min(next, q.front().arrival_cycle);
-  }
+    if (q.empty()) return;
+    queued_.insert(p);
+    if (q.front().arrival_cycle > now) next = std::min(next, q.front().arrival_cycle);
+  });
   // Idle, the hierarchy sleeps: refreshes due meanwhile are caught up at the next arrival, so
   // that an idle memory keeps no SystemC event pending.
   if (hierarchy_->in_flight() > 0) next = std::min(next, hierarchy_->next_event());

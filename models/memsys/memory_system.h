@@ -39,6 +39,7 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
+#include "models/common/index_bits.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/memsys/memory_hierarchy.h"
@@ -105,6 +106,7 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t base_, size_;
   std::unique_ptr<MemoryHierarchy> hierarchy_;
   std::vector<Port> ports_;
+  IndexBits queued_;  // ports with requests in their queue: what run() offers
   std::vector<InFlight> in_flight_;
   std::vector<uint32_t> free_slots_;
   std::vector<HierarchyCompletion> done_;

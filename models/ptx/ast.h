@@ -72,6 +72,9 @@ struct VarDecl {
   bool is_extern = false, is_visible = false, is_weak = false;
   bool is_common = false;         // .common linkage
   bool is_managed = false;        // .attribute(.managed): __managed__, host-accessible
+  /// .global .texref / .surfref: the variable holds the handle of the object the host binds.
+  enum class ObjectRef : uint8_t { None, Texture, Surface };
+  ObjectRef object_ref = ObjectRef::None;
   // Parameter-only attributes: .ptr .global .align N
   bool is_ptr = false;
   StateSpace ptr_space = StateSpace::None;

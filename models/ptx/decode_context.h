@@ -23,6 +23,7 @@ struct Symbol {
   uint32_t size = 0;
   ScalarType type = ScalarType::None;
   uint32_t function = 0;  // Kind::Function
+  ast::VarDecl::ObjectRef object_ref = ast::VarDecl::ObjectRef::None;  // .texref, .surfref
 };
 
 struct RegisterInfo {

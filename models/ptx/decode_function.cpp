@@ -635,10 +635,9 @@ class FunctionDecoder {
       }
     }
     for (const ast::Operand& o : ops.src) {
-      if (o.kind == ast::Operand::Kind::Symbol && k == in.num_dst) {
-        error(o, "'" + o.name + "': .texref and .surfref variables are not supported; pass a "
-                 "texture or surface object (a 64-bit handle)");
-        return;
+      if (o.kind == ast::Operand::Kind::Symbol && k == in.num_dst) {  // a .texref or .surfref
+        if (!object_reference(o, in, in.ops[k++])) return;
+        continue;
       }
       if (!source_or_dest(o, in, in.ops[k])) return;
       if (in.ops[k].kind == Operand::Kind::Addr || in.ops[k].kind == Operand::Kind::None) {
@@ -649,6 +648,28 @@ class FunctionDecoder {
     }
     in.cls = core_class(in.op);
     out_.code.push_back(in);
+  }
+
+  // The object operand named by a module-scope .texref/.surfref: the address of the variable
+  // holding its handle (the warp reads the handle there).
+  bool object_reference(const ast::Operand& o, const Inst& in, Operand& out) {
+    const Symbol* s = find_symbol(o.name);
+    const bool surface =
+        in.op == Op::Suld || in.op == Op::Sust || in.op == Op::Sured || in.op == Op::Suq;
+    const auto want = surface ? ast::VarDecl::ObjectRef::Surface : ast::VarDecl::ObjectRef::Texture;
+    if (!s || s->object_ref == ast::VarDecl::ObjectRef::None) {
+      error(o, "'" + o.name + "' is not a " + (surface ? ".surfref" : ".texref") +
+                   " variable nor a register holding a handle");
+      return false;
+    }
+    if (s->object_ref != want) {
+      error(o, "'" + o.name + "' is a " + (surface ? ".texref" : ".surfref") + ", not a " +
+                   (surface ? ".surfref" : ".texref"));
+      return false;
+    }
+    out.kind = Operand::Kind::Addr;
+    out.imm = s->offset;
+    return true;
   }
 
   static std::string spelled(const ast::Instruction& ai) {

@@ -137,6 +137,7 @@ void place_globals(const ast::Module& m, detail::ModuleSymbols& syms, GlobalPlac
     sym.space = d.space;
     sym.size = detail::variable_size(d);
     sym.type = d.type;
+    sym.object_ref = d.object_ref;
     const uint32_t align = detail::variable_align(d);
     switch (d.space) {
       case StateSpace::Global:

@@ -113,8 +113,19 @@ void Parser::parse_decl_qualifiers(ast::VarDecl& decl) {
     } else if (auto pointee = decl.is_ptr ? parse_state_space(word) : std::nullopt) {
       take();
       decl.ptr_space = *pointee;
-    } else if (word == ".texref" || word == ".samplerref" || word == ".surfref") {
-      fail(tok.loc, fmt::format("unsupported type {}", quote(word)));
+    } else if (word == ".texref" || word == ".surfref") {
+      // A module-scope reference the host binds to an object: an 8-byte slot for its handle.
+      take();
+      if (decl.space != StateSpace::Global || decl.type != ScalarType::None) {
+        fail(tok.loc, fmt::format("{} is a type of module-scope .global variables", quote(word)));
+      }
+      decl.type = ScalarType::B64;
+      decl.object_ref =
+          word == ".texref" ? ast::VarDecl::ObjectRef::Texture : ast::VarDecl::ObjectRef::Surface;
+    } else if (word == ".samplerref") {
+      fail(tok.loc,
+           "unsupported type '.samplerref': separate samplers (texmode_independent) are "
+           "not supported");
     } else {
       fail(tok.loc, fmt::format("unexpected {} in declaration", quote(word)));
     }

@@ -141,6 +141,8 @@ class Warp {
     tex::Descriptor descriptor;
   };
   void texture(const Inst& in, LaneMask exec);
+  /// The handle a .texref/.surfref variable at `address` holds (the host bound it).
+  uint64_t reference_handle(const Inst& in, unsigned lane, uint64_t address);
   const tex::Descriptor& texture_object(const Inst& in, unsigned lane, uint64_t handle,
                                         TextureObjectCache& cache);
   const uint8_t* texel(const Inst& in, unsigned lane, const tex::Descriptor& d, uint64_t offset);

@@ -65,6 +65,14 @@ const tex::Descriptor& Warp::texture_object(const Inst& in, unsigned lane, uint6
   return d;
 }
 
+uint64_t Warp::reference_handle(const Inst& in, unsigned lane, uint64_t address) {
+  uint64_t handle = 0;
+  if (!cta_->global->read(address, &handle, 8))
+    fault(in, lane,
+          fmt::format("the .texref/.surfref variable at 0x{:x} is not in memory", address));
+  return handle;
+}
+
 void Warp::texture(const Inst& in, LaneMask exec) {
   TextureObjectCache cache;
   footprint_.addresses.clear();
@@ -76,7 +84,9 @@ void Warp::texture(const Inst& in, LaneMask exec) {
   const unsigned first_coordinate = in.num_dst + 1;
   for (LaneMask m = exec; m; m &= m - 1) {
     const unsigned lane = unsigned(__builtin_ctz(m));
-    const uint64_t handle = read_bits(ctx_, in.src(0), lane);
+    const uint64_t handle = in.src(0).kind == Operand::Kind::Addr
+                                ? reference_handle(in, lane, in.src(0).imm)
+                                : read_bits(ctx_, in.src(0), lane);
     const tex::Descriptor& d = texture_object(in, lane, handle, cache);
     auto set = [&](unsigned i, uint64_t v) {
       if (in.dst(i).kind == Operand::Kind::Reg)

@@ -21,7 +21,7 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       config_(config),
       cycle_ps_(config.cycle_ps()),
       port_("port", sm_id, config.max_in_flight),
-      tex_port_("tex_port", sm_id, config.max_in_flight),
+      tex_port_("tex_port", sm_id, kTextureRequestsInFlight),
       l1_(config.l1),
       constant_(config.constant),
       stats_(stats_parent, basename(), config.warp_slots) {
@@ -354,7 +354,7 @@ void CycleSm::run() {
     const bool issued = issue_cycle();
     lsu_cycle();
     send_cycle();
-    send_texture();
+    if (!tex_outbox_.empty()) send_texture();
     collect_replies();  // replies the target answered at once belong in the next wake-up
     const uint64_t next = issued ? cycle_ + 1 : next_wake();
     if (next == kNever) {

@@ -64,6 +64,9 @@ class CycleSm : public sc_core::sc_module,
   static constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
   static constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
   static constexpr uint64_t kStoreTag = uint64_t(3) << 62;
+  // Texture requests a port may have outstanding: the texture unit's queue (tex.queue_depth)
+  // and END_REQ hold any more back, so this only sizes the port's payload pool.
+  static constexpr uint32_t kTextureRequestsInFlight = 64;
   // Why a warp could not issue, nearest to issuing first.
   enum class Stall : uint8_t { None, Pipeline, Dependency, Memory, Texture, Barrier, NoWarp };
   struct ResidentCta {
@@ -255,6 +258,7 @@ class CycleSm : public sc_core::sc_module,
     std::vector<uint64_t> sectors;
   };
   std::deque<TextureOut> tex_outbox_;
+  bool texture_in_flight_ = false;  // tex_port_ may have completions: checked only then
   std::vector<std::vector<uint64_t>> spare_sectors_;
   GpuRequest tex_describe_;  // scratch
 

@@ -39,9 +39,16 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   const RegisterUse& regs = slot.regs;
   const uint64_t ready = slot.scoreboard.ready_cycle(regs.regs, regs.count(), cycle_);
   if (ready > cycle_) {
-    slot.stall = slot.scoreboard.waits_on_texture(regs.regs, regs.count())  ? Stall::Texture
-                 : slot.scoreboard.waits_on_memory(regs.regs, regs.count()) ? Stall::Memory
-                                                                            : Stall::Dependency;
+    switch (slot.scoreboard.waits_on(regs.regs, regs.count())) {
+      case Scoreboard::Wait::Texture:
+        slot.stall = Stall::Texture;
+        break;
+      case Scoreboard::Wait::Memory:
+        slot.stall = Stall::Memory;
+        break;
+      default:
+        slot.stall = Stall::Dependency;
+    }
     slot.ready_at = ready == Scoreboard::kUnknown ? kNever : ready;
     return false;
   }

@@ -260,10 +260,15 @@ void CycleSm::send_cycle() {
 }
 
 void CycleSm::collect_replies() {
-  if (!port_.has_completions() && !tex_port_.has_completions()) return;
+  const bool memory = port_.has_completions();
+  const bool texture = texture_in_flight_ && tex_port_.has_completions();
+  if (!memory && !texture) return;
   replies_.clear();
-  port_.take_completions(replies_);
-  tex_port_.take_completions(replies_);
+  if (memory) port_.take_completions(replies_);
+  if (texture) {
+    tex_port_.take_completions(replies_);
+    texture_in_flight_ = tex_port_.in_flight() > 0;
+  }
   last_reply_ = sc_core::sc_time_stamp();
   for (const MemoryCompletion& c : replies_) {
     if (c.error) {

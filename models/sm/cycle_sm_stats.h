@@ -43,9 +43,11 @@ struct CycleStats : StatGroup {
                         "scheduler cycles without an issue: the block has no warp"};
   Counter resident_warp_cycles{*this, "resident_warp_cycles", "warp-cycles",
                                "sum over cycles of the warps resident"};
-  Histogram occupancy{*this, "occupancy", "warps",
-                      "resident warps, weighted by the cycles they stayed resident", 0, 1, 65};
-  Counter shared_accesses{*this, "shared_accesses", "accesses", "warp-level shared-memory accesses"};
+  Histogram occupancy{
+      *this, "occupancy", "warps", "resident warps, weighted by the cycles they stayed resident",
+      0,     1,           65};
+  Counter shared_accesses{*this, "shared_accesses", "accesses",
+                          "warp-level shared-memory accesses"};
   Counter shared_cycles{*this, "shared_cycles", "cycles",
                         "cycles the shared-memory banks were busy (conflicts serialize)"};
   Counter global_accesses{*this, "global_accesses", "accesses",

@@ -51,6 +51,7 @@ void CycleSm::send_texture() {
   TextureOut& out = tex_outbox_.front();
   out.request.texture_sectors = &out.sectors;
   tex_port_.send(out.request, time_of(cycle_));
+  texture_in_flight_ = true;
   if (outstanding_++ == 0) last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
   out.sectors.clear();
   spare_sectors_.push_back(std::move(out.sectors));

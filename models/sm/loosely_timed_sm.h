@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/common/gpu_request.h"
 #include "models/common/sparse_memory.h"
@@ -75,7 +75,7 @@ class LooselyTimedSm : public sc_core::sc_module,
   std::vector<std::unique_ptr<ResidentCta>> resident_;
   CtaRunnerPool runners_;
   sc_core::sc_event work_arrived_;
-  Ps issue_free_ = 0;  // when the SM's issue is next free
+  Ps issue_free_ = 0;                   // when the SM's issue is next free
   std::unique_ptr<SparseMemory> vram_;  // the DMI view of device memory
 
   // The slice being run: when its next global access leaves, and the stall it has collected.

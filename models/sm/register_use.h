@@ -10,7 +10,8 @@
 namespace gpusoc::sm {
 
 struct RegisterUse {
-  static constexpr unsigned kMax = 2 * ptx::kMaxOperands + 3;  // operands, guard, carry in and out
+  // One register per operand at most, then the guard, carry in and carry out.
+  static constexpr unsigned kMax = ptx::kMaxOperands + 3;
   uint32_t regs[kMax];
   unsigned num_sources = 0, num_dests = 0;
 

@@ -36,16 +36,14 @@ uint64_t Scoreboard::ready_cycle(const uint32_t* regs, unsigned count, uint64_t 
   return ready;
 }
 
-bool Scoreboard::waits_on_memory(const uint32_t* regs, unsigned count) const {
-  for (const Pending& p : pending_)
-    if (p.memory && contains(regs, count, p.reg)) return true;
-  return false;
-}
-
-bool Scoreboard::waits_on_texture(const uint32_t* regs, unsigned count) const {
-  for (const Pending& p : pending_)
-    if (p.texture && contains(regs, count, p.reg)) return true;
-  return false;
+Scoreboard::Wait Scoreboard::waits_on(const uint32_t* regs, unsigned count) const {
+  Wait w = Wait::Arithmetic;
+  for (const Pending& p : pending_) {
+    if (!p.memory || !contains(regs, count, p.reg)) continue;
+    if (p.texture) return Wait::Texture;
+    w = Wait::Memory;
+  }
+  return w;
 }
 
 }  // namespace gpusoc::sm

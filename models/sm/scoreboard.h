@@ -24,11 +24,11 @@ class Scoreboard {
   /// The first cycle at or after `now` at which none of `regs` has a pending write
   /// (kUnknown while one waits on memory). Entries that landed by `now` are dropped.
   uint64_t ready_cycle(const uint32_t* regs, unsigned count, uint64_t now);
-  /// Whether any of `regs` waits on a load (reserved with `memory`, or of unknown completion):
-  /// the stall reason "memory".
-  bool waits_on_memory(const uint32_t* regs, unsigned count) const;
-  /// Whether any of `regs` waits on a texture or surface instruction.
-  bool waits_on_texture(const uint32_t* regs, unsigned count) const;
+  /// What the longest wait of `regs` is for: a texture or surface instruction (reserved with
+  /// `texture`), else a load (reserved with `memory`, or of unknown completion), else an
+  /// arithmetic result. The stall reasons "texture", "memory" and "dependency".
+  enum class Wait : uint8_t { Arithmetic, Memory, Texture };
+  Wait waits_on(const uint32_t* regs, unsigned count) const;
   bool empty() const { return pending_.empty(); }
   void clear() { pending_.clear(); }
 

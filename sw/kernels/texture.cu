@@ -124,3 +124,27 @@ extern "C" __global__ void surface_fill3d(cudaSurfaceObject_t s, int w, int h, i
   if (x >= w || y >= h) return;
   for (int z = 0; z < d; ++z) surf3Dwrite(float(x + 10 * y + 100 * z), s, x * 4, y, z);
 }
+
+// A 3x3 box sum over a float image, through a texture (clamped at the edges) and through global
+// loads of the same texels: the 2D-local walk the texture cache is for.
+extern "C" __global__ void stencil_tex(cudaTextureObject_t t, float* out, int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float sum = 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) sum += tex2D<float>(t, x + dx + 0.5f, y + dy + 0.5f);
+  out[y * w + x] = sum;
+}
+
+extern "C" __global__ void stencil_global(const float* __restrict__ in, float* out, int w, int h,
+                                          int pitch) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float sum = 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const int cx = min(max(x + dx, 0), w - 1), cy = min(max(y + dy, 0), h - 1);
+      sum += in[cy * pitch + cx];
+    }
+  out[y * w + x] = sum;
+}

@@ -90,4 +90,15 @@ std::pair<DevicePtr, uint64_t> Module::global(std::string_view name) const {
                           names.empty() ? "none" : fmt::to_string(fmt::join(names, ", "))));
 }
 
+void Module::bind_reference(std::string_view name, const TextureObject& object) {
+  const auto [address, bytes] = global(name);
+  if (bytes != 8) {
+    throw Error(Status::InvalidValue,
+                fmt::format("module {}: {} is not a .texref or .surfref ({} bytes)", state().name,
+                            name, bytes));
+  }
+  const uint64_t handle = object.handle();
+  ctx_->memcpy_htod(ctx_->channel(0), "stream 0 (default)", address, &handle, 8, true);
+}
+
 }  // namespace gpusoc::rt

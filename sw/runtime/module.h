@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sw/runtime/module_image.h"
+#include "sw/runtime/texture.h"
 #include "sw/runtime/types.h"
 
 namespace gpusoc::rt {
@@ -49,6 +50,10 @@ class Module {
   /// Address and size of a module-scope .global or .const variable (cuModuleGetGlobal); copies
   /// to and from it are allowed. Error(NotFound) when there is none of that name.
   std::pair<DevicePtr, uint64_t> global(std::string_view name) const;
+  /// Binds the module's `.global .texref` (or `.surfref`) `name` to `object`, as
+  /// cuTexRefSetAddress-style drivers did: kernels that name the reference then read through the
+  /// object. Error(NotFound) when there is no such variable; synchronous.
+  void bind_reference(std::string_view name, const TextureObject& object);
   const std::string& name() const;
   uint32_t id() const;
   bool valid() const;

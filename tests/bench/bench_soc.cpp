@@ -52,18 +52,24 @@ const Registration kVecadd{{"soc_vecadd_16m",
                             [] { return run_app(kTesla, "lt", "vecadd", 16u << 20); }}};
 const Registration kSgemm{{"soc_sgemm_512", "SoC, loosely timed, 8800 GTX: SGEMM 512x512",
                            [] { return run_app(kTesla, "lt", "sgemm_tiled", 512); }}};
-const Registration kTimedSgemmTesla{
-    {"timed_sgemm_512_tesla", "SoC, cycle-level SMs, 8800 GTX: SGEMM 512x512",
-     [] { return run_app(kTesla, "cycle", "sgemm_tiled", 512); }}};
+const Registration kTimedSgemmTesla{{"timed_sgemm_512_tesla",
+                                     "SoC, cycle-level SMs, 8800 GTX: SGEMM 512x512",
+                                     [] { return run_app(kTesla, "cycle", "sgemm_tiled", 512); }}};
 const Registration kTimedReduceTesla{
     {"timed_reduce_16m_tesla", "SoC, cycle-level SMs, 8800 GTX: sum of 16M floats",
      [] { return run_app(kTesla, "cycle", "reduce_shared", 16u << 20); }}};
-const Registration kTimedSgemmVolta{
-    {"timed_sgemm_512_volta", "SoC, cycle-level SMs, V100: SGEMM 512x512",
-     [] { return run_app(kVolta, "cycle", "sgemm_tiled", 512); }}};
+const Registration kTimedSgemmVolta{{"timed_sgemm_512_volta",
+                                     "SoC, cycle-level SMs, V100: SGEMM 512x512",
+                                     [] { return run_app(kVolta, "cycle", "sgemm_tiled", 512); }}};
 const Registration kTimedReduceVolta{
     {"timed_reduce_16m_volta", "SoC, cycle-level SMs, V100: sum of 16M floats",
      [] { return run_app(kVolta, "cycle", "reduce_shared", 16u << 20); }}};
+
+const Registration kTimedTexResize{
+    {"timed_tex_resize",
+     "SoC, cycle-level SMs, 8800 GTX: bilinear resize of a 2048x2048 image (to 3072x1366) "
+     "through tex2D and the texture units",
+     [] { return run_app(kTesla, "cycle", "texture_resize", 2048); }}};
 
 }  // namespace
 }  // namespace gpusoc::bench

@@ -25,11 +25,14 @@ inline const std::string kKernelDir = GPUSOC_KERNEL_DIR;
 // One platform per test case (SystemC allows one elaboration per kernel instance).
 class Soc {
  public:
-  Soc() {
+  /// `sets`: NAME=VALUE overrides of small.json.
+  explicit Soc(const std::vector<std::string>& sets = {}) {
     gpusoc::testing::fresh_systemc();
     config_.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+    for (const std::string& s : sets) config_.apply_set(s);
     platform_ = std::make_unique<platform::SocPlatform>(config_, stats_);
   }
+  const StatGroup& stats() const { return stats_; }
   template <typename T>
   T param(const char* name) const {
     return config_.value(name).get<T>();

@@ -13,7 +13,10 @@ uint64_t ready(Scoreboard& sb, std::vector<uint32_t> regs, uint64_t now) {
   return sb.ready_cycle(regs.data(), unsigned(regs.size()), now);
 }
 bool on_memory(const Scoreboard& sb, std::vector<uint32_t> regs) {
-  return sb.waits_on_memory(regs.data(), unsigned(regs.size()));
+  return sb.waits_on(regs.data(), unsigned(regs.size())) == Scoreboard::Wait::Memory;
+}
+Scoreboard::Wait wait_of(const Scoreboard& sb, std::vector<uint32_t> regs) {
+  return sb.waits_on(regs.data(), unsigned(regs.size()));
 }
 
 TEST(Scoreboard, ReadAfterWriteWaitsForTheLandingCycle) {
@@ -70,6 +73,18 @@ TEST(Scoreboard, UnknownCompletionWaitsForItsTag) {
   EXPECT_EQ(ready(sb, {3, 4, 5}, 151), 160u);
   EXPECT_EQ(ready(sb, {}, 160), 160u);
   EXPECT_TRUE(sb.empty());
+}
+
+TEST(Scoreboard, ATextureResultOutranksALoadAndAnArithmeticOne) {
+  Scoreboard sb;
+  sb.reserve(1, 30);                                   // arithmetic
+  sb.reserve(2, Scoreboard::kUnknown, 7);              // a load
+  sb.reserve(3, Scoreboard::kUnknown, 8, true, true);  // a texture fetch
+  EXPECT_EQ(wait_of(sb, {1}), Scoreboard::Wait::Arithmetic);
+  EXPECT_EQ(wait_of(sb, {1, 2}), Scoreboard::Wait::Memory);
+  EXPECT_EQ(wait_of(sb, {2, 3}), Scoreboard::Wait::Texture);
+  EXPECT_EQ(wait_of(sb, {3, 1}), Scoreboard::Wait::Texture);
+  EXPECT_EQ(wait_of(sb, {4}), Scoreboard::Wait::Arithmetic);
 }
 
 TEST(Scoreboard, ClearForgetsEverything) {

@@ -178,12 +178,48 @@ TEST(TextureLoadTest, UnsupportedFormsFailAtLoadNamingTheInstructionAndLine) {
   EXPECT_THAT(
       load_error(head + " suld.b.cube.b32.trap {%r1}, [%rd1, {%f1, %f2, %f3, %f4}];\n ret;\n}\n"),
       HasSubstr("surfaces have no cubemap geometry"));
-  EXPECT_THAT(load_error(head + " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [texref, {%f5, %f6}];\n "
+  EXPECT_THAT(load_error(head + " tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [nothing, {%f5, %f6}];\n "
                                 "ret;\n}\n"),
-              HasSubstr(".texref and .surfref variables are not supported"));
+              HasSubstr("'nothing' is not a .texref variable nor a register holding a handle"));
+  EXPECT_THAT(load_error(".global .samplerref smp;\n"), HasSubstr("separate samplers"));
   EXPECT_EQ(load_error(head + " tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], "
                               "%f7;\n txq.width.b32 %r1, [%rd1];\n ret;\n}\n"),
             "");
+}
+
+// The module-scope form older nvcc emitted: a .texref the host binds to an object, named by the
+// instruction instead of a handle register.
+TEST(TextureReferenceTest, AKernelReadsThroughTheTexrefTheHostBound) {
+  FunctionalDevice device;
+  const Module m = device.load_module(test::module(R"(
+.global .texref image;
+.visible .entry read(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  add.f32 %f1, %f1, 0f3F000000;
+  tex.1d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [image, {%f1}];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f3;
+  ret;
+}
+)"),
+                                      "texref.ptx");
+  const tex::Resource a = device.create_array({kFloat1, 4, 0, 0, 0, 1});
+  const std::vector<float> texels = {2, 3, 5, 7};
+  device.copy_to_device(a.base, texels.data(), 16);
+  const uint64_t t = device.create_texture(a, tex::SamplerState{});
+  const auto [slot, bytes] = m.global("image");
+  ASSERT_EQ(bytes, 8u);
+  device.copy_to_device(slot, &t, 8);  // what the runtime's Module::bind_reference does
+  const DevicePtr out = device.malloc(16);
+  device.launch(m.kernel("read"), Dim3(1), Dim3(4), out);
+  EXPECT_EQ(device.download<float>(out, 4), texels);
 }
 
 }  // namespace

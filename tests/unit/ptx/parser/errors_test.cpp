@@ -209,7 +209,10 @@ TEST(ParserErrors, Declarations) {
       {".global .u32 m[2][];", "4:18: only the first array dimension may be unsized"},
       {".global .u32 a[0];", "4:16: array size must be positive"},
       {".global .u32 r<4>;", "4:15: register ranges '<N>' are only allowed in '.reg' declarations"},
-      {".global .texref t;", "4:9: unsupported type '.texref'"},
+      {".global .samplerref t;",
+       "4:9: unsupported type '.samplerref': separate samplers (texmode_independent) are not "
+       "supported"},
+      {".shared .texref t;", "4:9: '.texref' is a type of module-scope .global variables"},
       {".global .attribute(.unified) .u32 x;", "4:20: unsupported attribute '.unified'"},
       {".global .u32 .ptr x;", "4:14: '.ptr' is only allowed on '.param' declarations"},
       {".global .align 1 .b8 x[8] = {0xFF(generic(y)), 0};",
