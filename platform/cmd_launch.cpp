@@ -5,12 +5,15 @@
 //   in:FILE            a device buffer holding the file's bytes
 //   zero:BYTES         a zeroed device buffer
 //   rand:BYTES:SEED    a device buffer of seeded random bytes (std::mt19937_64)
-// and, anywhere among them, out:INDEX=FILE: after the launch, write argument INDEX's buffer to
-// FILE. Buffers pass their device address (a 64-bit parameter). The launch prints its simulated
-// time and instructions; bad arguments name the argument and what the kernel expects.
+//   tex:FORMAT:EXTENT:SOURCE[:MODE,...], surf:FORMAT:EXTENT:SOURCE
+//                      a texture or surface object over a new array (launch_texture_args.h)
+// and, anywhere among them, out:INDEX=FILE: after the launch, write argument INDEX's buffer (or
+// array, packed) to FILE. Buffers pass their device address (a 64-bit parameter). The launch prints
+// its simulated time and instructions; bad arguments name the argument and what the kernel expects.
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include <fmt/format.h>
@@ -21,6 +24,7 @@
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/launch_options.h"
+#include "platform/launch_texture_args.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/functional_app_device.h"
 #include "sw/apps/soc_app_device.h"
@@ -35,7 +39,8 @@ struct Argument {
   std::vector<uint8_t> scalar;  // a scalar's bytes; empty for a buffer
   std::vector<uint8_t> buffer;  // a buffer's initial contents
   bool is_buffer = false;
-  std::string output;  // a buffer's output file, or ""
+  std::optional<TextureArgument> object;  // a texture or surface over an array
+  std::string output;                     // a buffer's (or object's array's) output file, or ""
 };
 
 [[noreturn]] void bad(size_t index, const std::string& text, const std::string& why) {
@@ -120,7 +125,7 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
     if (colon == std::string::npos) {
       bad(index, text,
           "expected TYPE:VALUE (i32:5, f32:1.5, ...), in:FILE, zero:BYTES, "
-          "rand:BYTES:SEED or out:INDEX=FILE");
+          "rand:BYTES:SEED, tex:..., surf:... or out:INDEX=FILE");
     }
     if (kind == "out") {
       const size_t eq = value.find('=');
@@ -155,6 +160,8 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
         std::memcpy(a.buffer.data() + i, &word, std::min<uint64_t>(8, n - i));
       }
       a.is_buffer = true;
+    } else if (auto object = parse_texture_argument(index, text, kind, value)) {
+      a.object = std::move(object);
     } else if (auto bytes = scalar(index, text, kind, value)) {
       a.scalar = std::move(*bytes);
     } else {
@@ -172,9 +179,9 @@ std::vector<Argument> parse_arguments(const std::vector<std::string>& texts) {
     if (used != index_text.size() || index >= args.size())
       throw UsageError(fmt::format("out:{}={}: no argument {} (there are {})", index_text, file,
                                    index_text, args.size()));
-    if (!args[index].is_buffer)
-      throw UsageError(fmt::format("out:{}={}: argument {} '{}' is not a buffer", index_text, file,
-                                   index, args[index].text));
+    if (!args[index].is_buffer && !args[index].object)
+      throw UsageError(fmt::format("out:{}={}: argument {} '{}' is not a buffer or an array",
+                                   index_text, file, index, args[index].text));
     args[index].output = file;
   }
   return args;
@@ -191,11 +198,15 @@ void check_arguments(const std::string& kernel, const std::vector<Argument>& arg
                     args.size(), args.size() == 1 ? "" : "s"));
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    const size_t bytes = args[i].is_buffer ? sizeof(uint64_t) : args[i].scalar.size();
+    const bool handle = args[i].is_buffer || args[i].object;
+    const size_t bytes = handle ? sizeof(uint64_t) : args[i].scalar.size();
     if (bytes != sizes[i]) {
       bad(i, args[i].text,
           fmt::format("passes {} bytes{}; parameter {} of kernel '{}' has {}", bytes,
-                      args[i].is_buffer ? " (a device address)" : "", i, kernel, sizes[i]));
+                      args[i].is_buffer ? " (a device address)"
+                      : args[i].object  ? " (an object handle)"
+                                        : "",
+                      i, kernel, sizes[i]));
     }
   }
 }
@@ -215,7 +226,15 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
   check_arguments(kernel, args, device.param_sizes(kernel));
   KernelArgs kernel_args;
   std::vector<uint64_t> addresses(args.size(), 0);
+  std::vector<tex::Resource> arrays(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
+    if (const auto& o = args[i].object) {
+      arrays[i] = device.create_array(o->array);
+      device.upload_array(arrays[i], o->texels.data());
+      kernel_args.push(o->surface ? device.create_surface(arrays[i])
+                                  : device.create_texture(arrays[i], o->sampler));
+      continue;
+    }
     if (!args[i].is_buffer) {
       kernel_args.push_bytes(args[i].scalar.data(), args[i].scalar.size());
       continue;
@@ -229,6 +248,12 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
   device.launch(kernel, c, kernel_args);
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].output.empty()) continue;
+    if (args[i].object) {
+      std::vector<uint8_t> texels(args[i].object->texels.size());
+      device.download_array(arrays[i], texels.data());
+      write_file(args[i].output, texels);
+      continue;
+    }
     write_file(args[i].output, device.download<uint8_t>(addresses[i], args[i].buffer.size()));
   }
   const std::string signature = demangle(kernel);
@@ -248,7 +273,8 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
                            stats.thread_instructions);
   for (const Argument& a : args)
     if (!a.output.empty())
-      std::cout << fmt::format("  wrote {} bytes of '{}' to {}\n", a.buffer.size(), a.text,
+      std::cout << fmt::format("  wrote {} bytes of '{}' to {}\n",
+                               a.object ? a.object->texels.size() : a.buffer.size(), a.text,
                                a.output);
 }
 
@@ -283,7 +309,8 @@ const CommandRegistration kLaunch{with_checking_options(
     Command("launch",
             "run one kernel of a PTX module with arguments from the command line, on the SoC "
             "(or --functional) under the configuration: i32:5 f32:1.5 in:FILE zero:BYTES "
-            "rand:BYTES:SEED out:INDEX=FILE",
+            "rand:BYTES:SEED tex:FORMAT:EXTENT:SOURCE[:MODES] surf:FORMAT:EXTENT:SOURCE "
+            "out:INDEX=FILE",
             launch)
         .args("MODULE.ptx KERNEL [ARG...]", 2)
         .option({"grid", "X[,Y,Z]", "grid dimensions (default 1)"})

@@ -71,6 +71,43 @@ TEST_F(LaunchTest, SaxpyOnTheSocAndTheCoreMatchesTheCpu) {
   }
 }
 
+// Texture and surface objects from the command line: a surface of random RGBA8 pixels inverted
+// into a second surface, written back packed, checked pixel by pixel on the SoC and the core.
+TEST_F(LaunchTest, SurfacesAndTexturesFromTheCommandLine) {
+  const int w = 40, h = 23;
+  std::mt19937_64 rng(9);
+  std::vector<uint8_t> pixels(size_t(w) * h * 4);
+  for (size_t i = 0; i < pixels.size(); i += 8) {
+    const uint64_t word = rng();
+    std::memcpy(pixels.data() + i, &word, std::min<size_t>(8, pixels.size() - i));
+  }
+  for (const std::string backend : {"", " --functional"}) {
+    SCOPED_TRACE(backend);
+    const std::string out = dir.file(backend.empty() ? "inv_soc.bin" : "inv_core.bin");
+    const Outcome r = gpusoc("launch " + kKernels + "/texture.ptx surface_invert --grid 3,2 " +
+                             "--block 16,16 surf:u8x4:40x23:rand=9 surf:u8x4:40x23:zero i32:40 " +
+                             "i32:23 out:1=" + out + backend);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(out, std::ios::binary);
+    const std::vector<uint8_t> got((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+    ASSERT_EQ(got.size(), pixels.size());
+    size_t wrong = 0;
+    for (size_t i = 0; i < got.size(); ++i)
+      wrong += got[i] != (i % 4 == 3 ? pixels[i] : uint8_t(255 - pixels[i]));
+    EXPECT_EQ(wrong, 0u);
+  }
+  // A texture: 1D lookups of a 4-texel table at x = i * 0.25 with linear filtering (the lut
+  // kernel reads its coordinates from a buffer of zeros: every lookup is texel 0's clamped edge).
+  const Outcome t = gpusoc("launch " + kKernels + "/texture.ptx lookup --block 32 " +
+                           "tex:f32:4:zero:linear,normalized zero:128 zero:128 i32:32");
+  EXPECT_EQ(t.status, 0) << t.err;
+  const Outcome bad = gpusoc("launch " + kKernels + "/texture.ptx lookup " +
+                             "tex:f32:4x0:zero zero:128 zero:128 i32:32");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.err, HasSubstr("'4x0' is not an extent: W, WxH or WxHxD texels"));
+}
+
 // A kernel named as its source names it, a file input, zeroed and output buffers, and the
 // statistics of the SoC written where asked.
 TEST_F(LaunchTest, DemangledNamesFilesAndStatistics) {
