@@ -42,6 +42,18 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
 
+// A fetch (or write) of a line's sectors `mask`: from its first to its last sector, as the SMs'
+// load/store units send theirs.
+sm::MemoryRequest line_request(uint64_t line, uint32_t mask, uint32_t sector_bytes) {
+  const unsigned first = unsigned(__builtin_ctz(mask)), last = 31 - unsigned(__builtin_clz(mask));
+  sm::MemoryRequest m;
+  m.address = line + uint64_t(first) * sector_bytes;
+  m.bytes = (last - first + 1) * sector_bytes;
+  m.sectors = count_bits(mask);
+  m.sector_mask = mask >> first;
+  return m;
+}
+
 }  // namespace
 
 TextureUnitConfig TextureUnitConfig::from_config(const Config& config) {
@@ -163,20 +175,10 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
     }
     ++stats_.misses;
     // The fetch: a timing-only read of the missing sectors, as the SM's loads make them.
-    lt_tx_.set_command(tlm::TLM_READ_COMMAND);
-    lt_tx_.set_address(line);
-    lt_tx_.set_data_ptr(scratch_.data());
-    const uint32_t bytes = uint32_t(cache_.config().line_bytes);
-    lt_tx_.set_data_length(bytes);
-    lt_tx_.set_streaming_width(bytes);
-    lt_tx_.set_byte_enable_ptr(nullptr);
-    lt_tx_.set_dmi_allowed(false);
-    lt_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    lt_request_.sectors = count_bits(res.missing_mask);
-    lt_request_.sector_mask = res.missing_mask;
     sc_core::sc_time d = time_of(start) - std::min(time_of(start), sc_core::sc_time_stamp());
     const sc_core::sc_time sent = sc_core::sc_time_stamp() + d;
-    mem_initiator->b_transport(lt_tx_, d);
+    lt_transport(line_request(line, res.missing_mask, cache_.config().sector_bytes),
+                 AccessKind::Load, d);
     const uint64_t landed = cycle_of(sent + d);
     if (res.mshr != sm::SectoredCache::kNoMshr) cache_.fill(res.mshr, landed, woken_);
     ready = std::max(ready, landed + cache_.config().hit_latency);
@@ -184,19 +186,8 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
   if (writes) {
     write_through(lt_lines_);
     for (const auto& [line, mask] : lt_lines_) {  // posted: the warp does not wait for them
-      lt_tx_.set_command(tlm::TLM_WRITE_COMMAND);
-      lt_tx_.set_address(line);
-      lt_tx_.set_data_ptr(scratch_.data());
-      lt_tx_.set_data_length(cache_.config().line_bytes);
-      lt_tx_.set_streaming_width(cache_.config().line_bytes);
-      lt_tx_.set_byte_enable_ptr(nullptr);
-      lt_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      lt_request_.kind = AccessKind::Store;
-      lt_request_.sectors = count_bits(mask);
-      lt_request_.sector_mask = mask;
       sc_core::sc_time d = time_of(start) - std::min(time_of(start), sc_core::sc_time_stamp());
-      mem_initiator->b_transport(lt_tx_, d);
-      lt_request_.kind = AccessKind::Load;
+      lt_transport(line_request(line, mask, cache_.config().sector_bytes), AccessKind::Store, d);
     }
     ready = start + cache_.config().hit_latency;
   }
@@ -209,6 +200,22 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
   stats_.latency_cycles += done - cycle_of(arrival);
   delay = time_of(done) - std::min(time_of(done), sc_core::sc_time_stamp());
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void TextureUnit::lt_transport(const sm::MemoryRequest& m, AccessKind kind,
+                               sc_core::sc_time& delay) {
+  lt_tx_.set_command(kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  lt_tx_.set_address(m.address);
+  lt_tx_.set_data_ptr(scratch_.data());
+  lt_tx_.set_data_length(m.bytes);
+  lt_tx_.set_streaming_width(m.bytes);
+  lt_tx_.set_byte_enable_ptr(nullptr);
+  lt_tx_.set_dmi_allowed(false);
+  lt_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  lt_request_.kind = kind;
+  lt_request_.sectors = m.sectors;
+  lt_request_.sector_mask = m.sector_mask;
+  mem_initiator->b_transport(lt_tx_, delay);
 }
 
 // ---- approximately timed ----------------------------------------------------------------------
@@ -283,11 +290,7 @@ bool TextureUnit::collect_fills() {
   // Misses the port could not take before.
   while (!unsent_.empty() && port_.can_send()) {
     const Fetch& f = unsent_.front();
-    sm::MemoryRequest m;
-    m.address = f.line;
-    m.bytes = cache_.config().line_bytes;
-    m.sectors = count_bits(f.sectors);
-    m.sector_mask = f.sectors;
+    sm::MemoryRequest m = line_request(f.line, f.sectors, cache_.config().sector_bytes);
     m.tag = f.mshr;
     m.kind = f.mshr == kWriteTag ? AccessKind::Store : AccessKind::Load;
     port_.send(m, std::max(time_of(f.cycle), sc_core::sc_time_stamp()));

@@ -99,6 +99,8 @@ class TextureUnit : public sc_core::sc_module {
 
   // Loosely timed.
   void b_transport(int port, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  /// A timing-only read or write of `m`'s span to memory, its delay annotated.
+  void lt_transport(const sm::MemoryRequest& m, AccessKind kind, sc_core::sc_time& delay);
   // Approximately timed.
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);

@@ -187,6 +187,60 @@ TEST(TextureLoadTest, UnsupportedFormsFailAtLoadNamingTheInstructionAndLine) {
             "");
 }
 
+// Queries, reductions, formatted stores and zeroing loads, which nvcc emits rarely: one thread
+// runs each on an 8 x 2 float array (surface and texture over it) and writes what it got.
+TEST(TextureInstructionsTest, QueriesReductionsFormattedStoresAndZeroingLoads) {
+  FunctionalDevice device;
+  const Module m = device.load_module(test::module(R"(
+.visible .entry probe(.param .u64 t, .param .u64 s, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [t];
+  ld.param.u64 %rd2, [s];
+  ld.param.u64 %rd3, [out];
+  txq.width.b32 %r1, [%rd1];
+  txq.height.b32 %r2, [%rd1];
+  txq.channel_data_type.b32 %r3, [%rd1];
+  suq.width.b32 %r4, [%rd2];
+  mov.b32 %r5, 7;
+  mov.b32 %r6, 8;
+  mov.b32 %r7, 1;
+  sured.b.add.2d.u32.trap [%rd2, {%r6, %r7}], %r5;
+  sured.b.max.2d.u32.trap [%rd2, {%r6, %r7}], %r6;
+  mov.f32 %f1, 0f40400000;
+  sust.p.2d.v4.b32.trap [%rd2, {%r7, %r7}], {%f1, %f1, %f1, %f1};
+  mov.b32 %r8, 100;
+  suld.b.2d.b32.zero {%r9}, [%rd2, {%r8, %r7}];
+  suld.b.2d.b32.clamp {%r10}, [%rd2, {%r8, %r7}];
+  st.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};
+  st.global.v2.u32 [%rd3+16], {%r9, %r10};
+  ret;
+}
+)"),
+                                      "probe.ptx");
+  const tex::Resource a = device.create_array({kFloat1, 8, 2, 0, tex::kArraySurfaceLoadStore, 1});
+  std::vector<uint32_t> texels(a.array.row_pitch / 4 * 2, 0);
+  texels[a.array.row_pitch / 4 + 7] = 0x42;  // the last element of row 1, what .clamp reads
+  device.copy_to_device(a.base, texels.data(), texels.size() * 4);
+  const uint64_t t = device.create_texture(a, tex::SamplerState{});
+  const uint64_t s = device.create_surface(a);
+  const DevicePtr out = device.malloc(32);
+  device.launch(m.kernel("probe"), Dim3(1), Dim3(1), t, s, out);
+  const auto got = device.download<uint32_t>(out, 6);
+  EXPECT_EQ(got[0], 8u);       // width
+  EXPECT_EQ(got[1], 2u);       // height
+  EXPECT_EQ(got[2], 0x10DEu);  // OpenCL's CL_FLOAT
+  EXPECT_EQ(got[3], 8u);       // suq.width
+  EXPECT_EQ(got[4], 0u);       // .zero: outside reads 0
+  EXPECT_EQ(got[5], 0x42u);    // .clamp: the nearest element of the row
+  const auto row1 = device.download<uint32_t>(a.base + a.array.row_pitch, 8);
+  EXPECT_EQ(row1[2], 8u);  // byte 8 of row 1: 0 + 7, then max(7, 8)
+  const auto row1f = device.download<float>(a.base + a.array.row_pitch, 8);
+  EXPECT_EQ(row1f[1], 3.0f);  // sust.p: x in elements; one channel of the four values
+}
+
 // The module-scope form older nvcc emitted: a .texref the host binds to an object, named by the
 // instruction instead of a handle register.
 TEST(TextureReferenceTest, AKernelReadsThroughTheTexrefTheHostBound) {
