@@ -199,7 +199,12 @@ class CycleSm : public sc_core::sc_module,
   void part_done(uint32_t access_id, uint64_t cycle);
   void lsu_cycle();
   void send_cycle();
-  void collect_replies();
+  /// Takes the ports' completions into due_; the check inline, as most calls find none.
+  void collect_replies() {
+    if (port_.has_completions() || (texture_in_flight_ && tex_port_.has_completions()))
+      take_replies();
+  }
+  void take_replies();
   void land_replies();
   bool lsu_can_progress() const;  // the LSU or the port has work it can do next cycle
   bool can_send() const;          // a request waits and the port and in-flight cap allow it

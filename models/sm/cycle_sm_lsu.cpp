@@ -259,13 +259,10 @@ void CycleSm::send_cycle() {
   outbox_.pop_front();
 }
 
-void CycleSm::collect_replies() {
-  const bool memory = port_.has_completions();
-  const bool texture = texture_in_flight_ && tex_port_.has_completions();
-  if (!memory && !texture) return;
+void CycleSm::take_replies() {
   replies_.clear();
-  if (memory) port_.take_completions(replies_);
-  if (texture) {
+  port_.take_completions(replies_);
+  if (texture_in_flight_) {
     tex_port_.take_completions(replies_);
     texture_in_flight_ = tex_port_.in_flight() > 0;
   }
