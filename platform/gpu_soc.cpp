@@ -86,6 +86,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   device.vram_bytes = spec_.memory.capacity_bytes;
   device.vram_allocatable_bytes = spec_.memory.capacity_bytes - gt.firmware_heap_bytes;
   device.channels = gt.channels;
+  device.texture_limits = tex::texture_limits(config);
   endpoint_ = std::make_unique<pcie::PcieEndpoint>("pcie", link, device, stats_);
   connect(endpoint_->vram_initiator, vram_->target, "bar1_vram");
   endpoint_->irq_out.bind(irq_);
@@ -258,6 +259,7 @@ ptx::DeviceOptions functional_device_options(const Config& config) {
   o.device_memory_bytes = spec.memory.capacity_bytes;
   simt_settings(config, o.simt_model, o.simt_deadlock_instructions);
   o.watchdog = gigathread::DispatcherConfig::from_config(config).watchdog;
+  o.texture_limits = tex::texture_limits(config);
   return o;
 }
 

@@ -23,6 +23,18 @@ constexpr uint32_t NUM_CHANNELS = 0x0018;      // RO command channels
 constexpr uint32_t NUM_COPY_ENGINES = 0x001C;  // RO
 constexpr uint32_t BAR1_WINDOW_LO = 0x0020;    // RW VRAM offset the BAR1 aperture starts at
 constexpr uint32_t BAR1_WINDOW_HI = 0x0024;    //    (a multiple of the BAR1 size)
+// RO the largest texture objects (tex::Limits): 1D array width, linear texels, 2D width and
+// height, pitched 2D side, 3D side, layered side and layers, cubemap side and layers
+constexpr uint32_t TEX_MAX_1D = 0x0030;
+constexpr uint32_t TEX_MAX_LINEAR = 0x0034;
+constexpr uint32_t TEX_MAX_2D_WIDTH = 0x0038;
+constexpr uint32_t TEX_MAX_2D_HEIGHT = 0x003C;
+constexpr uint32_t TEX_MAX_2D_LINEAR = 0x0040;
+constexpr uint32_t TEX_MAX_3D = 0x0044;
+constexpr uint32_t TEX_MAX_LAYERED = 0x0048;
+constexpr uint32_t TEX_MAX_LAYERS = 0x004C;
+constexpr uint32_t TEX_MAX_CUBE = 0x0050;
+constexpr uint32_t TEX_MAX_CUBE_LAYERS = 0x0054;
 constexpr uint32_t INTR_STATUS = 0x0100;       // RO latched interrupt causes (kIntr*)
 constexpr uint32_t INTR_MASK = 0x0104;         // RW 1 enables a cause; reset 0
 constexpr uint32_t INTR_CLEAR = 0x0108;        // WO write 1s to clear causes
@@ -31,7 +43,8 @@ constexpr uint32_t ERROR_CLEAR = 0x0114;       // WO write 1s to clear errors
 constexpr uint32_t ERROR_OFFSET = 0x0118;      // RO BAR0 offset of the last refused MMIO access
 
 constexpr uint32_t kId = 0x50554753;
-constexpr uint32_t kVersion = 0x00020002;  // 2.2: the memory checker's registers (MC_*)
+// 2.2: the memory checker's registers (MC_*); 2.3: the texture limits (TEX_MAX_*)
+constexpr uint32_t kVersion = 0x00020003;
 
 // INTR_STATUS / INTR_MASK / INTR_CLEAR bits
 constexpr uint32_t kIntrFence = 1u << 0;  // a packet with kFlagInterrupt completed

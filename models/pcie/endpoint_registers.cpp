@@ -45,6 +45,25 @@ const std::vector<RegisterSpec>& PcieEndpoint::register_specs() {
       {bar0::NUM_CHANNELS, "NUM_CHANNELS", RO, 0, "Command channels (0x10000 + 0x100 * n)."},
       {bar0::NUM_COPY_ENGINES, "NUM_COPY_ENGINES", RO, 0,
        "Copy engines (status registers at 0x1000 + 0x100 * n)."},
+      {bar0::TEX_MAX_1D, "TEX_MAX_1D", RO, 0, "Widest 1D array in texels (tex.limits.width_1d)."},
+      {bar0::TEX_MAX_LINEAR, "TEX_MAX_LINEAR", RO, 0,
+       "Texels of a texture over linear memory (tex.limits.linear_texels)."},
+      {bar0::TEX_MAX_2D_WIDTH, "TEX_MAX_2D_WIDTH", RO, 0,
+       "Widest 2D array in texels (tex.limits.width_2d)."},
+      {bar0::TEX_MAX_2D_HEIGHT, "TEX_MAX_2D_HEIGHT", RO, 0,
+       "Tallest 2D array in texels (tex.limits.height_2d)."},
+      {bar0::TEX_MAX_2D_LINEAR, "TEX_MAX_2D_LINEAR", RO, 0,
+       "Each side of pitched 2D memory in texels (tex.limits.linear_2d)."},
+      {bar0::TEX_MAX_3D, "TEX_MAX_3D", RO, 0,
+       "Each side of a 3D array in texels (tex.limits.extent_3d)."},
+      {bar0::TEX_MAX_LAYERED, "TEX_MAX_LAYERED", RO, 0,
+       "Each side of a layered array's layer (tex.limits.layered_width)."},
+      {bar0::TEX_MAX_LAYERS, "TEX_MAX_LAYERS", RO, 0,
+       "Layers of a layered array (tex.limits.layers)."},
+      {bar0::TEX_MAX_CUBE, "TEX_MAX_CUBE", RO, 0,
+       "Side of a cubemap face (tex.limits.cube_width)."},
+      {bar0::TEX_MAX_CUBE_LAYERS, "TEX_MAX_CUBE_LAYERS", RO, 0,
+       "Cubes of a layered cubemap (tex.limits.cube_layers)."},
       {bar0::BAR1_WINDOW_LO, "BAR1_WINDOW_LO", RW, 0,
        "VRAM offset the BAR1 aperture starts at, bits 31:0; kept a multiple of the BAR1 size "
        "(low bits read back as 0)."},
@@ -75,6 +94,17 @@ void PcieEndpoint::wire_registers() {
   r.on_read(bar0::VRAM_SIZE_HI, [this] { return high(device_.vram_allocatable_bytes); });
   r.on_read(bar0::NUM_CHANNELS, [this] { return device_.channels; });
   r.on_read(bar0::NUM_COPY_ENGINES, [this] { return params_.copy_engines; });
+  const tex::Limits& t = device_.texture_limits;
+  r.on_read(bar0::TEX_MAX_1D, [&t] { return t.width_1d; });
+  r.on_read(bar0::TEX_MAX_LINEAR, [&t] { return uint32_t(t.linear_1d); });
+  r.on_read(bar0::TEX_MAX_2D_WIDTH, [&t] { return t.width_2d; });
+  r.on_read(bar0::TEX_MAX_2D_HEIGHT, [&t] { return t.height_2d; });
+  r.on_read(bar0::TEX_MAX_2D_LINEAR, [&t] { return t.linear_2d; });
+  r.on_read(bar0::TEX_MAX_3D, [&t] { return t.extent_3d; });
+  r.on_read(bar0::TEX_MAX_LAYERED, [&t] { return t.layered_width; });
+  r.on_read(bar0::TEX_MAX_LAYERS, [&t] { return t.layers; });
+  r.on_read(bar0::TEX_MAX_CUBE, [&t] { return t.cube_width; });
+  r.on_read(bar0::TEX_MAX_CUBE_LAYERS, [&t] { return t.cube_layers; });
 
   const uint64_t window_mask = ~(params_.bar1_bytes - 1);
   r.on_read(bar0::BAR1_WINDOW_LO, [this] { return low(bar1_window_); });

@@ -23,6 +23,7 @@
 #include "models/pcie/config_space.h"
 #include "models/pcie/link_timing.h"
 #include "models/pcie/pcie_config.h"
+#include "models/tex/texture_objects.h"
 
 namespace gpusoc::pcie {
 
@@ -32,6 +33,7 @@ struct DeviceInfo {
   uint64_t vram_bytes = 0;              // VRAM capacity: what BAR1 can reach
   uint64_t vram_allocatable_bytes = 0;  // VRAM_SIZE: below the firmware heap
   uint32_t channels = 0;                // NUM_CHANNELS
+  tex::Limits texture_limits;           // TEX_MAX_*
 };
 
 class PcieEndpoint : public sc_core::sc_module, public InterruptSink {

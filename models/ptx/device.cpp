@@ -113,7 +113,6 @@ struct FunctionalDevice::Impl : GlobalPlacement {
   DeviceOptions options;
   SparseMemory memory;
   tex::ObjectRegistry objects;
-  tex::Limits texture_limits;
   std::map<uint64_t, uint64_t> allocations;  // address -> bytes
   AllocationMap checked;                      // what memcheck knows, kept whether or not it is on
   std::vector<std::shared_ptr<const Program>> modules;
@@ -171,7 +170,7 @@ void FunctionalDevice::free(DevicePtr ptr) {
 
 tex::Resource FunctionalDevice::create_array(const tex::ArrayDesc& desc) {
   tex::Resource r;
-  const std::string problem = tex::array_layout(desc, impl_->texture_limits, r.array);
+  const std::string problem = tex::array_layout(desc, impl_->options.texture_limits, r.array);
   if (!problem.empty()) throw std::invalid_argument("create_array: " + problem);
   r.kind = tex::Resource::Kind::Array;
   r.array_format = desc.format;
@@ -182,7 +181,7 @@ tex::Resource FunctionalDevice::create_array(const tex::ArrayDesc& desc) {
 
 uint64_t FunctionalDevice::create_texture(const tex::Resource& r, const tex::SamplerState& s) {
   tex::Descriptor d;
-  const std::string problem = tex::texture_descriptor(r, s, impl_->texture_limits, d);
+  const std::string problem = tex::texture_descriptor(r, s, impl_->options.texture_limits, d);
   if (!problem.empty()) throw std::invalid_argument("create_texture: " + problem);
   return impl_->publish(d);
 }

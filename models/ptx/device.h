@@ -79,6 +79,8 @@ struct DeviceOptions {
   /// Device printf output: one call per printf per thread, with the whole formatted text
   /// (newline included); lanes of a warp in lane order. By default it goes to standard output.
   std::function<void(const std::string&)> printf_sink;
+  /// The largest texture objects create_array/create_texture accept.
+  tex::Limits texture_limits;
 };
 
 /// A runtime fault of a kernel (trap, illegal address, misaligned access, stack overflow, ...):

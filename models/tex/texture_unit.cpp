@@ -38,6 +38,33 @@ const Param<U32> kQueue{"tex.queue_depth", 32, "requests",
                         "more wait at the SM (END_REQ backpressure)",
                         Range{1, 4096}};
 
+// The largest objects the driver may make (reported in BAR0's TEX_MAX_* registers); defaults are
+// an sm_80 GPU's cudaDeviceProp figures.
+const Limits kDefaultLimits;
+const Param<U32> kMax1d{"tex.limits.width_1d", kDefaultLimits.width_1d, "texels",
+                        "widest 1D array (maxTexture1D)", Range{1, 1u << 30}};
+const Param<U32> kMaxLinear{"tex.limits.linear_texels", uint32_t(kDefaultLimits.linear_1d),
+                            "texels", "texels of a texture over linear memory (maxTexture1DLinear)",
+                            Range{1, 1u << 31}};
+const Param<U32> kMax2dWidth{"tex.limits.width_2d", kDefaultLimits.width_2d, "texels",
+                             "widest 2D array (maxTexture2D[0])", Range{1, 1u << 30}};
+const Param<U32> kMax2dHeight{"tex.limits.height_2d", kDefaultLimits.height_2d, "texels",
+                              "tallest 2D array (maxTexture2D[1])", Range{1, 1u << 30}};
+const Param<U32> kMaxLinear2d{"tex.limits.linear_2d", kDefaultLimits.linear_2d, "texels",
+                              "each side of pitched 2D memory (maxTexture2DLinear)",
+                              Range{1, 1u << 30}};
+const Param<U32> kMax3d{"tex.limits.extent_3d", kDefaultLimits.extent_3d, "texels",
+                        "each side of a 3D array (maxTexture3D)", Range{1, 1u << 30}};
+const Param<U32> kMaxLayeredWidth{"tex.limits.layered_width", kDefaultLimits.layered_width,
+                                  "texels", "each side of a layered array's layer",
+                                  Range{1, 1u << 30}};
+const Param<U32> kMaxLayers{"tex.limits.layers", kDefaultLimits.layers, "layers",
+                            "layers of a layered array", Range{1, 1u << 30}};
+const Param<U32> kMaxCube{"tex.limits.cube_width", kDefaultLimits.cube_width, "texels",
+                          "side of a cubemap face", Range{1, 1u << 30}};
+const Param<U32> kMaxCubeLayers{"tex.limits.cube_layers", kDefaultLimits.cube_layers, "cubes",
+                                "cubes of a layered cubemap", Range{1, 1u << 30}};
+
 uint64_t ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
@@ -69,6 +96,21 @@ TextureUnitConfig TextureUnitConfig::from_config(const Config& config) {
 
 uint32_t texture_units_per_tpc(const Config& config) {
   return kUnitsPerTpc.get(config);
+}
+
+Limits texture_limits(const Config& config) {
+  Limits l;
+  l.width_1d = kMax1d.get(config);
+  l.linear_1d = kMaxLinear.get(config);
+  l.width_2d = kMax2dWidth.get(config);
+  l.height_2d = kMax2dHeight.get(config);
+  l.linear_2d = kMaxLinear2d.get(config);
+  l.extent_3d = kMax3d.get(config);
+  l.layered_width = kMaxLayeredWidth.get(config);
+  l.layers = kMaxLayers.get(config);
+  l.cube_width = kMaxCube.get(config);
+  l.cube_layers = kMaxCubeLayers.get(config);
+  return l;
 }
 
 TextureUnit::TextureUnit(sc_core::sc_module_name name, const TextureUnitConfig& config,

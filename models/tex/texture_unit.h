@@ -34,6 +34,7 @@
 #include "models/common/stat_group.h"
 #include "models/sm/memory_request_port.h"
 #include "models/sm/sectored_cache.h"
+#include "models/tex/texture_objects.h"
 
 namespace gpusoc::tex {
 
@@ -51,6 +52,8 @@ struct TextureUnitConfig {
 /// Texture units per TPC (tex.units_per_tpc): 1 shares one between the TPC's SMs (Tesla), as many
 /// as the TPC has SMs gives each SM its own (Volta).
 uint32_t texture_units_per_tpc(const Config& config);
+/// The largest objects the driver may make (tex.limits.*), which BAR0 reports to it.
+Limits texture_limits(const Config& config);
 
 class TextureUnit : public sc_core::sc_module {
  public:

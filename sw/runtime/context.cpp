@@ -115,6 +115,19 @@ void Context::open() {
   p.vram_bytes = bar0_->read64(bar0::VRAM_SIZE_LO);
   p.channels = bar0_->read(bar0::NUM_CHANNELS);
   p.copy_engines = bar0_->read(bar0::NUM_COPY_ENGINES);
+  if ((p.register_map_version & 0xffff) >= 3) {
+    tex::Limits& t = p.texture_limits;
+    t.width_1d = bar0_->read(bar0::TEX_MAX_1D);
+    t.linear_1d = bar0_->read(bar0::TEX_MAX_LINEAR);
+    t.width_2d = bar0_->read(bar0::TEX_MAX_2D_WIDTH);
+    t.height_2d = bar0_->read(bar0::TEX_MAX_2D_HEIGHT);
+    t.linear_2d = bar0_->read(bar0::TEX_MAX_2D_LINEAR);
+    t.extent_3d = bar0_->read(bar0::TEX_MAX_3D);
+    t.layered_width = bar0_->read(bar0::TEX_MAX_LAYERED);
+    t.layers = bar0_->read(bar0::TEX_MAX_LAYERS);
+    t.cube_width = bar0_->read(bar0::TEX_MAX_CUBE);
+    t.cube_layers = bar0_->read(bar0::TEX_MAX_CUBE_LAYERS);
+  }
   p.name =
       fmt::format("gpusoc GPU {:04x}:{:04x} rev {}, {} MiB, PCIe gen {} x{}", p.vendor_id,
                   p.device_id, p.revision, p.vram_bytes >> 20, p.pcie_generation, p.pcie_lanes);

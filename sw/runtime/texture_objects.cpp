@@ -11,9 +11,13 @@ constexpr const char* kStream = "stream 0 (default)";
 
 }  // namespace
 
+const tex::Limits& TextureObjects::limits() const {
+  return ctx_.properties().texture_limits;
+}
+
 uint64_t TextureObjects::create_texture(const tex::Resource& r, const tex::SamplerState& s) {
   tex::Descriptor d;
-  const std::string problem = tex::texture_descriptor(r, s, limits_, d);
+  const std::string problem = tex::texture_descriptor(r, s, limits(), d);
   if (!problem.empty()) throw Error(Status::InvalidValue, "create_texture: " + problem);
   return publish(d, "create_texture");
 }

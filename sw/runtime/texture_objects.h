@@ -17,7 +17,8 @@ class TextureObjects {
  public:
   explicit TextureObjects(Context& ctx) : ctx_(ctx) {}
 
-  const tex::Limits& limits() const { return limits_; }
+  /// The device's (DeviceProperties::texture_limits, from BAR0).
+  const tex::Limits& limits() const;
   /// Error(InvalidValue) naming the problem (format, sampler, sizes, alignment, memory that is
   /// not one live allocation); otherwise the new object's handle.
   uint64_t create_texture(const tex::Resource& r, const tex::SamplerState& sampler);
@@ -34,7 +35,6 @@ class TextureObjects {
   void set_state(uint64_t handle, tex::ObjectState state);
 
   Context& ctx_;
-  tex::Limits limits_;
   tex::ObjectRegistry registry_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "models/common/kernel_launch.h"
 #include "models/gigathread/packets.h"
+#include "models/tex/texture_objects.h"
 
 namespace gpusoc::rt {
 
@@ -46,6 +47,8 @@ struct DeviceProperties {
   uint64_t vram_bytes = 0;  // what cudaMalloc-style allocation may use (firmware heap excluded)
   uint32_t channels = 0;
   uint32_t copy_engines = 0;
+  /// The largest texture objects (BAR0 TEX_MAX_*; an sm_80 GPU's on register maps before 2.3).
+  tex::Limits texture_limits;
 };
 
 /// How the runtime uses the host. Defaults suit the configurations in configs/.

@@ -72,6 +72,23 @@ TEST(TextureObjectsIntegrationTest, MisuseIsRefusedWhenTheObjectIsMade) {
   });
 }
 
+// The limits are the configuration's: BAR0's TEX_MAX_* registers tell the runtime.
+TEST(TextureObjectsIntegrationTest, TheConfiguredLimitsReachTheRuntimeThroughBar0) {
+  Soc soc({"tex.limits.width_2d=64", "tex.limits.layers=3"});
+  soc.run([&](Device& dev, host::HostBus&) {
+    EXPECT_EQ(dev.properties().texture_limits.width_2d, 64u);
+    EXPECT_EQ(dev.properties().texture_limits.layers, 3u);
+    EXPECT_EQ(dev.properties().texture_limits.extent_3d, tex::Limits{}.extent_3d);
+    Array fits = dev.create_array({channel_format<float>(), 64, 8});
+    expect_error(Status::InvalidValue, "2D width of 65 is beyond the device's limit of 64", [&] {
+      dev.create_array({channel_format<float>(), 65, 8});
+    });
+    expect_error(Status::InvalidValue, "layer count of 4 is beyond the device's limit of 3", [&] {
+      dev.create_array({channel_format<float>(), 8, 8, 4, kArrayLayered});
+    });
+  });
+}
+
 TEST(TextureObjectsIntegrationTest, StaleObjectsFailTheLaunchNamingTheObject) {
   Soc soc;
   soc.run([&](Device& dev, host::HostBus&) {
