@@ -124,7 +124,9 @@ bool decode(const uint8_t* image, Descriptor& d) {
   for (size_t i = 0; i < 3; ++i) d.sampler.address[i] = AddressMode(image[60 + i]);
   d.sampler.normalized_read = image[63] & kNormalizedRead;
   d.sampler.normalized_coords = image[63] & kNormalizedCoords;
-  return d.format.problem().empty() && d.width > 0 && d.height > 0 && d.depth > 0 && d.layers > 0;
+  const bool cube = d.shape == Shape::Cube || d.shape == Shape::LayeredCube;
+  return d.format.problem().empty() && d.width > 0 && d.height > 0 && d.depth > 0 &&
+         d.layers > 0 && (!cube || d.layers % 6 == 0);
 }
 
 }  // namespace gpusoc::tex

@@ -55,6 +55,7 @@ FetchResult from_int(const Int4& v) {
 
 // The layer (or, for cubes, layer * 6 + face) clamped to the object's.
 uint64_t clamp_layer(int64_t layer, uint32_t layers) {
+  if (layers == 0) return 0;  // a cube's layers / 6 of a descriptor a kernel overwrote
   return uint64_t(std::clamp<int64_t>(layer, 0, int64_t(layers) - 1));
 }
 

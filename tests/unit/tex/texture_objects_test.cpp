@@ -60,6 +60,12 @@ TEST(DescriptorTest, RefusesBytesThatAreNotADescriptor) {
   bad = image;
   bad[58] = 3;  // three channels
   EXPECT_FALSE(decode(bad.data(), d));
+  Descriptor cube;
+  cube.shape = Shape::Cube;
+  cube.layers = 5;  // not six faces
+  EXPECT_FALSE(decode(encode(cube).data(), d));
+  cube.layers = 6;
+  EXPECT_TRUE(decode(encode(cube).data(), d));
 }
 
 TEST(DescriptorTest, HandlesCarryTheGenerationAboveTheAddress) {
