@@ -25,7 +25,11 @@ struct CacheParams {
         mshrs(prefix + ".mshrs", mshrs, "entries", what + " miss status holding registers",
               Range{1, 4096}),
         merges(prefix + ".max_merges", 8, "requests",
-               "requests one " + what + " MSHR serves (the first included)", Range{1, 1024}) {}
+               "requests one " + what + " MSHR serves (the first included)", Range{1, 1024}),
+        set_index(prefix + ".set_index", std::string("modulo"), "",
+                  what +
+                      " set-index policy (models/sm/set_index.h): modulo (the line number "
+                      "modulo the sets) or xor (its higher bits folded in first)") {}
   SectoredCacheConfig get(const Config& c, const std::string& prefix) const {
     SectoredCacheConfig r;
     r.name = prefix;
@@ -36,11 +40,13 @@ struct CacheParams {
     r.hit_latency = latency.get(c);
     r.mshrs = mshrs.get(c);
     r.max_merges = merges.get(c);
+    r.set_index = set_index.get(c);
     const std::string bad = r.problem(prefix);
     if (!bad.empty()) throw ConfigError(bad);
     return r;
   }
   Param<uint32_t> size, ways, line, sector, latency, mshrs, merges;
+  Param<std::string> set_index;
 };
 
 }  // namespace gpusoc::sm

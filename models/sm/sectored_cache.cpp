@@ -40,6 +40,11 @@ std::string SectoredCacheConfig::problem(const std::string& prefix) const {
   if (hit_latency == 0) return key + "hit_latency must be at least 1 cycle";
   if (mshrs == 0) return key + "mshrs must be at least 1";
   if (max_merges == 0) return key + "max_merges must be at least 1 (the first request)";
+  if (!find_set_index(set_index)) {
+    std::string names;
+    for (const std::string& n : set_index_names()) names += (names.empty() ? "" : ", ") + n;
+    return prefix + ".set_index: '" + set_index + "' is not a set-index policy (" + names + ")";
+  }
   return {};
 }
 
@@ -47,6 +52,7 @@ SectoredCache::SectoredCache(const SectoredCacheConfig& config) : config_(config
   if (const std::string why = config.problem(config.name); !why.empty()) throw ConfigError(why);
   if (!config.enabled()) return;
   line_shift_ = unsigned(__builtin_ctz(config.line_bytes));
+  if (config.set_index != "modulo") set_index_ = find_set_index(config.set_index);
   sets_ = config.size_bytes / (config.line_bytes * config.ways);
   line_memory_ = HostMemoryClaim(config.name + ".size_bytes", config.size_bytes,
                                  uint64_t(sets_) * config.ways * sizeof(Line));
@@ -57,7 +63,9 @@ SectoredCache::SectoredCache(const SectoredCacheConfig& config) : config_(config
 
 SectoredCache::Line* SectoredCache::set_of(uint64_t line_address) {
   // Modulo, not a mask: carve-outs such as 96 KB of 4-way 128-byte lines give 192 sets.
-  return &lines_[((line_address >> line_shift_) % sets_) * config_.ways];
+  const uint64_t line = line_address >> line_shift_;
+  const uint32_t set = set_index_ ? set_index_(line, sets_) : uint32_t(line % sets_);
+  return &lines_[size_t(set) * config_.ways];
 }
 
 SectoredCache::Line* SectoredCache::find(uint64_t line_address) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "models/common/host_memory.h"
+#include "models/sm/set_index.h"
 
 namespace gpusoc::sm {
 
@@ -37,6 +38,7 @@ struct SectoredCacheConfig {
   uint32_t mshrs = 32;          // outstanding line fetches
   uint32_t max_merges = 8;      // requests one MSHR may serve (the first included)
   bool write_allocate = false;  // stores allocate the line with the sectors they write
+  std::string set_index = "modulo";  // the set-index policy (set_index.h)
   bool enabled() const { return size_bytes != 0; }
   /// What is wrong with the geometry (not powers of two, ways larger than the lines, ...);
   /// empty when nothing is. `prefix` names the configuration keys, e.g. "sm.l1".
@@ -100,6 +102,7 @@ class SectoredCache {
   Line* allocate(uint64_t line_address, uint64_t cycle);  // the LRU way of its set, emptied
 
   SectoredCacheConfig config_;
+  SetIndexFunction set_index_ = nullptr;  // null: modulo, inline
   HostMemoryClaim line_memory_;  // what lines_ takes of the host
   unsigned line_shift_ = 0;
   uint32_t sets_ = 0;

@@ -1,4 +1,4 @@
-// Element-wise and matrix apps: vector add, SAXPY, SGEMM (naive and tiled).
+// Element-wise and matrix apps: vector add, SAXPY, SGEMM (naive and tiled), GEMV by rows.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,6 +90,36 @@ AppResult sgemm(AppDevice& dev, uint64_t n, const char* kernel) {
   return r;
 }
 
+// y = A*x with one thread per row; each element within the K-term rounding bound.
+AppResult gemv_rows(AppDevice& dev, uint64_t n) {
+  AppResult r;
+  dev.load("gemv.ptx");
+  const auto a = random_floats(n * n, 8), x = random_floats(n, 9);
+  const DevicePtr da = dev.upload(a), dx = dev.upload(x), dy = dev.malloc(n * 4);
+  dev.run("gemv_rows", {blocks_for(n, 128), 128}, int32_t(n), da, dx, dy);
+  const auto y = dev.download<float>(dy, n);
+  uint64_t wrong = 0;
+  double worst = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    double exact = 0, magnitude = 0;
+    for (uint64_t k = 0; k < n; ++k) {
+      const double p = double(a[i * n + k]) * x[k];
+      exact += p;
+      magnitude += std::fabs(p);
+    }
+    const double bound = (double(n) + 2) * kFloatEps * magnitude;
+    const double err = std::fabs(double(y[i]) - exact);
+    worst = std::max(worst, bound > 0 ? err / bound : err);
+    wrong += err > bound;
+  }
+  r.verified = wrong == 0;
+  r.summary = fmt::format(
+      "gemv_rows {}x{}: {} elements outside the rounding bound (worst at "
+      "{:.3f} of it)",
+      n, n, wrong, worst);
+  return r;
+}
+
 }  // namespace
 
 std::vector<App> linear_algebra_apps() {
@@ -106,6 +136,11 @@ std::vector<App> linear_algebra_apps() {
        256,
        {"matrix order N", 1, 4096},
        [](AppDevice& d, uint64_t n) { return sgemm(d, n, "sgemm_tiled"); }},
+      {"gemv_rows",
+       "y = A*x, N x N, one thread per row walking its own row",
+       1024,
+       {"matrix order N", 1, 8192},
+       gemv_rows},
   };
 }
 

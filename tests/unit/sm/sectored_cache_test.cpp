@@ -175,7 +175,7 @@ TEST(SectoredCache, WriteAllocateBringsTheWrittenSectorsIn) {
   SectoredCache cache(config);
   EXPECT_FALSE(cache.write(0x1000, 0x5, 3));  // absent: allocated with sectors 0 and 2
   EXPECT_TRUE(hits(cache, 0x1000, 0x5));
-  EXPECT_FALSE(hits(cache, 0x1000, 0x2));      // sector 1 was not written
+  EXPECT_FALSE(hits(cache, 0x1000, 0x2));  // sector 1 was not written
   EXPECT_TRUE(cache.write(0x1000, 0x2, 4));
   EXPECT_TRUE(hits(cache, 0x1000, 0x7));
   EXPECT_EQ(cache.misses(), 1u);  // the one lookup of sector 1 before it was written
@@ -285,6 +285,46 @@ TEST(SectoredCacheConfig, TheCacheRefusesAConfigurationWithAProblem) {
   SectoredCacheConfig c = small();
   c.ways = 16;
   EXPECT_THROW(SectoredCache{c}, ConfigError);
+}
+
+}  // namespace
+}  // namespace gpusoc::sm
+
+namespace gpusoc::sm {
+namespace {
+
+// Rows of a row-major matrix 4 KB apart, walked twice, in a V100-sized L1 (64 KB, 4 ways of
+// 128-byte lines: 128 sets). Modulo indexing puts the 32 rows' lines in 4 sets, 16 ways in all,
+// so the second walk finds only the 16 the first left last; the xor fold spreads them over 32
+// sets and the second walk hits every one.
+uint64_t second_walk_hits(const std::string& set_index) {
+  SectoredCacheConfig c;
+  c.size_bytes = 64 * 1024;
+  c.ways = 4;
+  c.mshrs = 64;
+  c.set_index = set_index;
+  SectoredCache cache(c);
+  for (uint64_t row = 0; row < 32; ++row) load(cache, row * 4096, 0x1, row);
+  uint64_t n = 0;
+  for (uint64_t row = 0; row < 32; ++row) n += hits(cache, row * 4096);
+  return n;
+}
+
+TEST(SectoredCacheSetIndex, TheXorFoldSpreadsAPowerOfTwoStrideThatModuloCrowds) {
+  EXPECT_EQ(second_walk_hits("modulo"), 16u);
+  EXPECT_EQ(second_walk_hits("xor"), 32u);
+}
+
+TEST(SectoredCacheSetIndex, ConsecutiveLinesStillTakeConsecutiveSetsAndUnknownNamesAreRefused) {
+  const SetIndexFunction x = find_set_index("xor");
+  ASSERT_NE(x, nullptr);
+  for (uint64_t line = 0; line < 128; ++line) EXPECT_EQ(x(line, 128), line);  // below one fold
+  EXPECT_EQ(x(128, 128), 1u);             // 128 = 1 << 7: its fold lands on set 1
+  EXPECT_LT(x(~uint64_t(0), 192), 192u);  // any set count
+  SectoredCacheConfig c;
+  c.size_bytes = 1024;
+  c.set_index = "hash";
+  EXPECT_EQ(c.problem("sm.l1"), "sm.l1.set_index: 'hash' is not a set-index policy (modulo, xor)");
 }
 
 }  // namespace
