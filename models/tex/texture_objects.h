@@ -30,7 +30,7 @@ struct ArrayDesc {
 /// The largest objects (an sm_80 GPU's, from cudaDeviceProp).
 struct Limits {
   uint32_t width_1d = 131072;                     // maxTexture1D (arrays)
-  uint64_t linear_1d = 1ull << 28;                // maxTexture1DLinear, texels
+  uint32_t linear_1d = 1u << 28;                  // maxTexture1DLinear, texels
   uint32_t width_2d = 131072, height_2d = 65536;  // maxTexture2D
   uint32_t linear_2d = 131072;                    // maxTexture2DLinear, each side
   uint32_t extent_3d = 16384;                     // maxTexture3D, each side

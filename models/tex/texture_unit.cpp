@@ -6,64 +6,9 @@
 
 #include "models/common/bit_count.h"
 #include "models/common/error.h"
-#include "models/common/param.h"
-#include "models/sm/cache_params.h"
 
 namespace gpusoc::tex {
 namespace {
-
-using U32 = uint32_t;
-
-// Defaults: a Tesla TPC's texture unit (8800 GTX): an 8 KB texture cache per TPC, 4 texture
-// address units (a quad of threads a cycle), and a fetch latency of about 260 cycles on a hit,
-// as Wong et al. measured on GT200 ("Demystifying GPU microarchitecture through
-// microbenchmarking", ISPASS 2010). configs/volta-v100.json sets Volta's.
-const Param<U32> kUnitsPerTpc{"tex.units_per_tpc", 1, "units",
-                              "texture units per TPC: 1 shares one between the TPC's SMs (Tesla); "
-                              "as many as gpu.sms_per_tpc gives each SM its own (Volta)",
-                              Range{1, 64}};
-const sm::CacheParams kCache{"tex.cache", "texture cache", 8192, 4, 128, 32, 240, 32};
-const Param<U32> kQuads{"tex.quads_per_cycle", 1, "quads",
-                        "quads of threads (4 texture coordinates) the address units take a cycle",
-                        Range{1, 8}};
-const Param<U32> kTexels{"tex.texels_per_cycle", 16, "texels",
-                         "texels the filter pipeline blends a cycle (a bilinear sample is 4)",
-                         Range{1, 256}};
-const Param<U32> kFilterLatency{"tex.filter_latency", 16, "cycles",
-                                "cycles from a request's last texel filtered to its result at "
-                                "the SM",
-                                Range{0, 4096}};
-const Param<U32> kQueue{"tex.queue_depth", 32, "requests",
-                        "warp instructions a texture unit holds, accepted and not yet answered: "
-                        "more wait at the SM (END_REQ backpressure)",
-                        Range{1, 4096}};
-
-// The largest objects the driver may make (reported in BAR0's TEX_MAX_* registers); defaults are
-// an sm_80 GPU's cudaDeviceProp figures.
-const Limits kDefaultLimits;
-const Param<U32> kMax1d{"tex.limits.width_1d", kDefaultLimits.width_1d, "texels",
-                        "widest 1D array (maxTexture1D)", Range{1, 1u << 30}};
-const Param<U32> kMaxLinear{"tex.limits.linear_texels", uint32_t(kDefaultLimits.linear_1d),
-                            "texels", "texels of a texture over linear memory (maxTexture1DLinear)",
-                            Range{1, 1u << 31}};
-const Param<U32> kMax2dWidth{"tex.limits.width_2d", kDefaultLimits.width_2d, "texels",
-                             "widest 2D array (maxTexture2D[0])", Range{1, 1u << 30}};
-const Param<U32> kMax2dHeight{"tex.limits.height_2d", kDefaultLimits.height_2d, "texels",
-                              "tallest 2D array (maxTexture2D[1])", Range{1, 1u << 30}};
-const Param<U32> kMaxLinear2d{"tex.limits.linear_2d", kDefaultLimits.linear_2d, "texels",
-                              "each side of pitched 2D memory (maxTexture2DLinear)",
-                              Range{1, 1u << 30}};
-const Param<U32> kMax3d{"tex.limits.extent_3d", kDefaultLimits.extent_3d, "texels",
-                        "each side of a 3D array (maxTexture3D)", Range{1, 1u << 30}};
-const Param<U32> kMaxLayeredWidth{"tex.limits.layered_width", kDefaultLimits.layered_width,
-                                  "texels", "each side of a layered array's layer",
-                                  Range{1, 1u << 30}};
-const Param<U32> kMaxLayers{"tex.limits.layers", kDefaultLimits.layers, "layers",
-                            "layers of a layered array", Range{1, 1u << 30}};
-const Param<U32> kMaxCube{"tex.limits.cube_width", kDefaultLimits.cube_width, "texels",
-                          "side of a cubemap face", Range{1, 1u << 30}};
-const Param<U32> kMaxCubeLayers{"tex.limits.cube_layers", kDefaultLimits.cube_layers, "cubes",
-                                "cubes of a layered cubemap", Range{1, 1u << 30}};
 
 uint64_t ceil_div(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
@@ -82,36 +27,6 @@ sm::MemoryRequest line_request(uint64_t line, uint32_t mask, uint32_t sector_byt
 }
 
 }  // namespace
-
-TextureUnitConfig TextureUnitConfig::from_config(const Config& config) {
-  TextureUnitConfig c;
-  c.cache = kCache.get(config, "tex.cache");
-  if (!c.cache.enabled()) throw ConfigError("tex.cache.size_bytes: a texture unit needs its cache");
-  c.quads_per_cycle = kQuads.get(config);
-  c.texels_per_cycle = kTexels.get(config);
-  c.filter_latency = kFilterLatency.get(config);
-  c.queue_depth = kQueue.get(config);
-  return c;
-}
-
-uint32_t texture_units_per_tpc(const Config& config) {
-  return kUnitsPerTpc.get(config);
-}
-
-Limits texture_limits(const Config& config) {
-  Limits l;
-  l.width_1d = kMax1d.get(config);
-  l.linear_1d = kMaxLinear.get(config);
-  l.width_2d = kMax2dWidth.get(config);
-  l.height_2d = kMax2dHeight.get(config);
-  l.linear_2d = kMaxLinear2d.get(config);
-  l.extent_3d = kMax3d.get(config);
-  l.layered_width = kMaxLayeredWidth.get(config);
-  l.layers = kMaxLayers.get(config);
-  l.cube_width = kMaxCube.get(config);
-  l.cube_layers = kMaxCubeLayers.get(config);
-  return l;
-}
 
 TextureUnit::TextureUnit(sc_core::sc_module_name name, const TextureUnitConfig& config,
                          StatGroup& parent)
