@@ -146,6 +146,9 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   }
   add_texture_units(config, num_texture_units);
   add_sms(config, uint32_t(dispatch.places.size()));
+  // After the SMs: the memory system's ports are the SMs', then the texture units'.
+  for (auto& unit : texture_units_)
+    connect_to_memory(unit->mem_initiator, std::string(unit->basename()) + "_mem");
 }
 
 void GpuSoc::add_texture_units(const Config& config, uint32_t count) {
@@ -162,27 +165,12 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
   // The SMs bind first (crossbar ports 0 to count-1), then the texture units.
   const uint32_t sms_per_unit = count / uint32_t(texture_units_.size());  // SMs come TPC by TPC
   auto add = [&](auto sm) {
-    const std::string label = std::string(sm->basename()) + "_mem";
-    if (memory_system_) {
-      connect(sm->mem_initiator, memory_system_->target, label);
-    } else {
-      connect(sm->mem_initiator, vram_->target, label);
-    }
+    connect_to_memory(sm->mem_initiator, std::string(sm->basename()) + "_mem");
     const uint32_t i = uint32_t(sms_.size());
     tex::TextureUnit& unit = *texture_units_.at(i / sms_per_unit);
     connect(sm->tex_initiator, unit.sm_target, std::string(sm->basename()) + "_tex");
     dispatcher_->add_sm(*sm);
     sms_.push_back(std::move(sm));
-  };
-  auto bind_texture_units = [&] {
-    for (auto& unit : texture_units_) {
-      const std::string label = std::string(unit->basename()) + "_mem";
-      if (memory_system_) {
-        connect(unit->mem_initiator, memory_system_->target, label);
-      } else {
-        connect(unit->mem_initiator, vram_->target, label);
-      }
-    }
   };
   if (sm_model(config) == "cycle") {
     sm::CycleSmConfig cycle = sm::CycleSmConfig::from_config(config);
@@ -194,7 +182,6 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
       sm->set_kernel_stats(*kernel_stats_);
       add(std::move(sm));
     }
-    bind_texture_units();
     return;
   }
   sm::LtSmTiming timing = sm::LtSmTiming::from_config(config);
@@ -202,7 +189,6 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i)
     add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing,
                                              stats_));
-  bind_texture_units();
 }
 
 GpuSoc::~GpuSoc() = default;

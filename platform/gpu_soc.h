@@ -75,6 +75,17 @@ class GpuSoc : public sc_core::sc_module {
   size_t protocol_checkers() const { return bindings_.checkers(); }
 
  private:
+  /// An SM's or texture unit's memory path: the memory system, or device memory directly
+  /// (memory.model = flat).
+  template <typename Initiator>
+  void connect_to_memory(Initiator& initiator, const std::string& label) {
+    if (memory_system_) {
+      connect(initiator, memory_system_->target, label);
+    } else {
+      connect(initiator, vram_->target, label);
+    }
+  }
+
   GpuSpec spec_;
   CheckedBindings bindings_;
   StatGroup stats_;
@@ -87,9 +98,9 @@ class GpuSoc : public sc_core::sc_module {
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
   void add_texture_units(const Config& config, uint32_t count);
   void add_sms(const Config& config, uint32_t count);
-  std::vector<std::unique_ptr<sc_core::sc_module>> sms_;  // LooselyTimedSm or CycleSm
+  std::vector<std::unique_ptr<sc_core::sc_module>> sms_;          // LooselyTimedSm or CycleSm
   std::vector<std::unique_ptr<tex::TextureUnit>> texture_units_;  // per TPC, or per SM
-  std::unique_ptr<sm::KernelCycleStats> kernel_stats_;    // cycle-level SMs' per-kernel counts
+  std::unique_ptr<sm::KernelCycleStats> kernel_stats_;  // cycle-level SMs' per-kernel counts
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
 };

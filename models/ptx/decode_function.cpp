@@ -150,15 +150,8 @@ bool has_destination(Op op) {
 }
 
 InstClass core_class(Op op) {
+  if (is_texture_op(op)) return InstClass::Texture;
   switch (op) {
-    case Op::Tex:
-    case Op::Tld4:
-    case Op::Txq:
-    case Op::Suld:
-    case Op::Sust:
-    case Op::Sured:
-    case Op::Suq:
-      return InstClass::Texture;
     case Op::Ld:
     case Op::St:
     case Op::Atom:
@@ -569,15 +562,7 @@ class FunctionDecoder {
       diags_.error(ai.loc, why);
       return;
     }
-    if (!ai.guard.empty()) {
-      const RegisterInfo* g = scopes_.find_register(ai.guard);
-      if (!g) {
-        diags_.error(ai.loc, "undefined predicate '" + ai.guard + "'");
-        return;
-      }
-      in.guard = g->index;
-      in.guard_negated = ai.guard_negated;
-    }
+    if (!decode_guard(ai, in)) return;
     bool ok = shape.is_call ? decode_call(ai, in) : decode_operands(ai, in, shape);
     if (!ok) return;
     if (in.op <= Op::Match) {
@@ -606,6 +591,19 @@ class FunctionDecoder {
     out_.code.push_back(in);
   }
 
+  // @%p / @!%p; false (reported) when the predicate is not declared.
+  bool decode_guard(const ast::Instruction& ai, Inst& in) {
+    if (ai.guard.empty()) return true;
+    const RegisterInfo* g = scopes_.find_register(ai.guard);
+    if (!g) {
+      diags_.error(ai.loc, "undefined predicate '" + ai.guard + "'");
+      return false;
+    }
+    in.guard = g->index;
+    in.guard_negated = ai.guard_negated;
+    return true;
+  }
+
   // tex, tld4, txq, suld, sust, sured, suq: modifiers and the bracketed object in
   // decode_texture.cpp, operands resolved here like any other.
   void decode_texture_instruction(const ast::Instruction& ai, Inst& in) {
@@ -615,15 +613,7 @@ class FunctionDecoder {
       diags_.error(ai.loc, why);
       return;
     }
-    if (!ai.guard.empty()) {
-      const RegisterInfo* g = scopes_.find_register(ai.guard);
-      if (!g) {
-        diags_.error(ai.loc, "undefined predicate '" + ai.guard + "'");
-        return;
-      }
-      in.guard = g->index;
-      in.guard_negated = ai.guard_negated;
-    }
+    if (!decode_guard(ai, in)) return;
     in.num_dst = uint8_t(ops.dst.size());
     in.num_src = uint8_t(ops.src.size());
     unsigned k = 0;
@@ -654,8 +644,7 @@ class FunctionDecoder {
   // holding its handle (the warp reads the handle there).
   bool object_reference(const ast::Operand& o, const Inst& in, Operand& out) {
     const Symbol* s = find_symbol(o.name);
-    const bool surface =
-        in.op == Op::Suld || in.op == Op::Sust || in.op == Op::Sured || in.op == Op::Suq;
+    const bool surface = is_surface_op(in.op);
     const auto want = surface ? ast::VarDecl::ObjectRef::Surface : ast::VarDecl::ObjectRef::Texture;
     if (!s || s->object_ref == ast::VarDecl::ObjectRef::None) {
       error(o, "'" + o.name + "' is not a " + (surface ? ".surfref" : ".texref") +

@@ -78,7 +78,7 @@ class TextureDecoder {
     if (!modifiers()) return false;
     if (in_.op == Op::Txq || in_.op == Op::Suq) return query();
     if (!have_geometry_) return fail("needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)");
-    const bool surface = in_.op == Op::Suld || in_.op == Op::Sust || in_.op == Op::Sured;
+    const bool surface = surface_access();
     if (surface && (geometry() == Geometry::Cube || geometry() == Geometry::ACube))
       return fail("surfaces have no cubemap geometry");
     switch (in_.op) {
@@ -94,6 +94,8 @@ class TextureDecoder {
 
  private:
   Geometry geometry() const { return Geometry(in_.sub); }
+  // suld, sust, sured: what reads or writes a surface's elements (suq only asks about one).
+  bool surface_access() const { return is_surface_op(in_.op) && in_.op != Op::Suq; }
 
   bool fail(const std::string& why) {
     error_ = fmt::format("unsupported instruction '{}': {}", spelled(), why);
@@ -129,8 +131,7 @@ class TextureDecoder {
         in_.sub2 |= uint8_t(std::string_view("rgba").find(w[0]));
       } else if (in_.op == Op::Tex && (w == "level" || w == "grad" || w == "base")) {
         mip_ = word;  // no mipmaps: every level of detail reads level 0
-      } else if ((in_.op == Op::Suld || in_.op == Op::Sust || in_.op == Op::Sured) &&
-                 (w == "trap" || w == "clamp" || w == "zero")) {
+      } else if (surface_access() && (w == "trap" || w == "clamp" || w == "zero")) {
         const tex::Boundary b = w == "trap"    ? tex::Boundary::Trap
                                 : w == "clamp" ? tex::Boundary::Clamp
                                                : tex::Boundary::Zero;
@@ -138,7 +139,7 @@ class TextureDecoder {
       } else if (in_.op == Op::Sured && find(kReductions, w, r)) {
         in_.target = uint32_t(r);
         have_reduction_ = true;
-      } else if ((in_.op == Op::Suld || in_.op == Op::Sust || in_.op == Op::Sured) && w == "b") {
+      } else if (surface_access() && w == "b") {
       } else if ((in_.op == Op::Sust || in_.op == Op::Sured) && w == "p") {
         if (in_.op == Op::Sured) return fail("sured.p is not supported; use sured.b");
         in_.sub2 |= kTexFormatted;

@@ -110,6 +110,11 @@ enum class Op : uint8_t {
   Nop,
 };
 
+/// tex, tld4, txq, suld, sust, sured, suq (contiguous in Op).
+constexpr bool is_texture_op(Op op) { return op >= Op::Tex && op <= Op::Suq; }
+/// suld, sust, sured, suq: the ones that take surface objects.
+constexpr bool is_surface_op(Op op) { return op >= Op::Suld && op <= Op::Suq; }
+
 /// Rounding modifier; None means the instruction's default.
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };
 

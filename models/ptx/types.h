@@ -52,6 +52,14 @@ constexpr unsigned type_size(ScalarType t) {
   return 0;
 }
 bool is_signed(ScalarType t);
+/// A value of type `t` whose bits are the low type_size(t) bytes of `raw` (the rest zero), as a
+/// register holds it: sign-extended to 64 bits for signed types.
+inline uint64_t extend_to_register(uint64_t raw, ScalarType t) {
+  const unsigned bits = type_size(t) * 8;
+  if (bits >= 64 || !is_signed(t)) return raw;
+  const uint64_t sign = uint64_t(1) << (bits - 1);
+  return (raw ^ sign) - sign;
+}
 bool is_float(ScalarType t);  // F16, F16x2, BF16, BF16x2, F32, F64
 bool is_bits(ScalarType t);   // B8..B128
 /// Parses ".u32", "u32" etc.; nullopt when the word is not a type.

@@ -11,13 +11,6 @@
 namespace gpusoc::ptx {
 namespace {
 
-uint64_t extend(uint64_t raw, ScalarType t) {
-  const unsigned bits = type_size(t) * 8;
-  if (bits >= 64 || !is_signed(t)) return raw;
-  const uint64_t sign = uint64_t(1) << (bits - 1);
-  return (raw ^ sign) - sign;
-}
-
 template <typename T>
 T atomic_apply(AtomOp op, T old, T b, T c) {
   switch (op) {
@@ -190,7 +183,7 @@ void Warp::load_sized(const Inst& in, LaneMask exec) {
       const uint8_t* p = pointer<kChecked>(in, base ? base[lane] + bias : bias, kSize, lane, false);
       uint64_t raw = 0;
       std::memcpy(&raw, p, kSize);
-      dst[lane] = sign ? extend(raw, in.type) : raw;
+      dst[lane] = sign ? extend_to_register(raw, in.type) : raw;
     }
     return;
   }
@@ -202,7 +195,7 @@ void Warp::load_sized(const Inst& in, LaneMask exec) {
       if (d.kind != Operand::Kind::Reg) continue;
       uint64_t raw = 0;
       std::memcpy(&raw, p + e * kSize, kSize);
-      ctx_.regs[size_t(d.reg) * kWarpSize + lane] = sign ? extend(raw, in.type) : raw;
+      ctx_.regs[size_t(d.reg) * kWarpSize + lane] = sign ? extend_to_register(raw, in.type) : raw;
     }
   }
 }
@@ -284,7 +277,7 @@ void Warp::atomic(const Inst& in, LaneMask exec) {
     // A compare-and-swap that keeps failing (a spin lock nobody releases) changes nothing.
     if (std::memcmp(&old, &r, size) != 0) progress_at_ = warp_instructions_;
     if (has_dst && in.ops[0].kind == Operand::Kind::Reg) {
-      ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = extend(old, in.type);
+      ctx_.regs[size_t(in.ops[0].reg) * kWarpSize + lane] = extend_to_register(old, in.type);
     }
   }
 }

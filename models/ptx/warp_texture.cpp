@@ -12,15 +12,6 @@
 namespace gpusoc::ptx {
 namespace {
 
-uint64_t extend(uint64_t raw, ScalarType t) {
-  const unsigned bits = type_size(t) * 8;
-  if (bits >= 64) return raw;
-  raw &= (uint64_t(1) << bits) - 1;
-  if (!is_signed(t)) return raw;
-  const uint64_t sign = uint64_t(1) << (bits - 1);
-  return (raw ^ sign) - sign;
-}
-
 uint16_t to_half(uint32_t float_bits) {
   float f;
   std::memcpy(&f, &float_bits, 4);
@@ -38,8 +29,7 @@ uint64_t formatted_channel(const tex::TexelFormat& f, uint32_t value) {
 const tex::Descriptor& Warp::texture_object(const Inst& in, unsigned lane, uint64_t handle,
                                             TextureObjectCache& cache) {
   if (cache.valid && cache.handle == handle) return cache.descriptor;
-  const bool surface =
-      in.op == Op::Suld || in.op == Op::Sust || in.op == Op::Sured || in.op == Op::Suq;
+  const bool surface = is_surface_op(in.op);
   const char* kind = surface ? "surface" : "texture";
   uint8_t image[tex::kDescriptorBytes];
   tex::Descriptor& d = cache.descriptor;
@@ -97,8 +87,7 @@ void Warp::texture(const Inst& in, LaneMask exec) {
       continue;
     }
     tex::Coordinates c;
-    c.integer =
-        in.type2 == ScalarType::S32 || in.op == Op::Suld || in.op == Op::Sust || in.op == Op::Sured;
+    c.integer = in.type2 == ScalarType::S32 || is_surface_op(in.op);  // surfaces: integers
     const unsigned n = tex::coordinate_count(tex::Geometry(in.sub));
     for (unsigned k = 0; k < n; ++k)
       c.bits[k] = uint32_t(read_bits(ctx_, in.ops[first_coordinate + k], lane));
@@ -113,7 +102,8 @@ void Warp::texture(const Inst& in, LaneMask exec) {
         set(1, to_half(r.bits[2]) | uint32_t(to_half(r.bits[3])) << 16);
       } else {
         for (unsigned i = 0; i < 4; ++i)
-          set(i, in.type == ScalarType::F16 ? to_half(r.bits[i]) : extend(r.bits[i], in.type));
+          set(i, in.type == ScalarType::F16 ? to_half(r.bits[i])
+                                            : extend_to_register(r.bits[i], in.type));
       }
       continue;
     }
@@ -176,7 +166,7 @@ void Warp::surface_access(const Inst& in, unsigned lane, const tex::Descriptor& 
     for (unsigned i = 0; i < in.vec; ++i) {
       uint64_t v = 0;
       std::memcpy(&v, data + i * element, element);
-      if (uint64_t* r = dst(i)) *r = extend(v, in.type);
+      if (uint64_t* r = dst(i)) *r = extend_to_register(v, in.type);
     }
     return;
   }

@@ -15,6 +15,18 @@ std::string too_large(const char* what, uint64_t value, uint64_t limit) {
   return fmt::format("{} of {} is beyond the device's limit of {}", what, value, limit);
 }
 
+// The descriptor's shape, extents and pitches: the array's.
+void describe_array(const ArrayLayout& a, Descriptor& d) {
+  d.shape = a.shape;
+  d.width = a.width;
+  d.height = a.height;
+  d.depth = a.depth;
+  d.layers = a.layers;
+  d.row_pitch = a.row_pitch;
+  d.slice_pitch = a.slice_pitch;
+  d.bytes = a.bytes;
+}
+
 }  // namespace
 
 std::string array_layout(const ArrayDesc& d, const Limits& limits, ArrayLayout& out) {
@@ -74,6 +86,27 @@ std::string array_layout(const ArrayDesc& d, const Limits& limits, ArrayLayout& 
   return {};
 }
 
+Resource linear_resource(uint64_t base, TexelFormat format, uint64_t bytes) {
+  Resource r;
+  r.kind = Resource::Kind::Linear;
+  r.base = base;
+  r.format = format;
+  r.bytes = bytes;
+  return r;
+}
+
+Resource pitch2d_resource(uint64_t base, TexelFormat format, uint32_t width, uint32_t height,
+                          uint64_t pitch_bytes) {
+  Resource r;
+  r.kind = Resource::Kind::Pitch2D;
+  r.base = base;
+  r.format = format;
+  r.width = width;
+  r.height = height;
+  r.pitch = pitch_bytes;
+  return r;
+}
+
 std::string texture_descriptor(const Resource& r, const SamplerState& s, const Limits& limits,
                                Descriptor& d) {
   d = Descriptor{};
@@ -85,14 +118,7 @@ std::string texture_descriptor(const Resource& r, const SamplerState& s, const L
   if (std::string p = s.problem(d.format); !p.empty()) return p;
   switch (r.kind) {
     case Resource::Kind::Array:
-      d.shape = r.array.shape;
-      d.width = r.array.width;
-      d.height = r.array.height;
-      d.depth = r.array.depth;
-      d.layers = r.array.layers;
-      d.row_pitch = r.array.row_pitch;
-      d.slice_pitch = r.array.slice_pitch;
-      d.bytes = r.array.bytes;
+      describe_array(r.array, d);
       return {};
     case Resource::Kind::Linear: {
       if (s.filter == FilterMode::Linear || s.normalized_coords)
@@ -141,16 +167,9 @@ std::string surface_descriptor(const Resource& r, Descriptor& d) {
   d.kind = ObjectKind::Surface;
   d.base = r.base;
   d.format = r.array_format;
+  describe_array(r.array, d);
   // Cubemap surfaces are addressed as layered 2D surfaces of their faces.
-  d.shape = r.array.shape == Shape::Cube || r.array.shape == Shape::LayeredCube ? Shape::Layered2D
-                                                                                : r.array.shape;
-  d.width = r.array.width;
-  d.height = r.array.height;
-  d.depth = r.array.depth;
-  d.layers = r.array.layers;
-  d.row_pitch = r.array.row_pitch;
-  d.slice_pitch = r.array.slice_pitch;
-  d.bytes = r.array.bytes;
+  if (d.shape == Shape::Cube || d.shape == Shape::LayeredCube) d.shape = Shape::Layered2D;
   return {};
 }
 

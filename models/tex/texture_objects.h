@@ -66,6 +66,20 @@ struct Resource {
   uint64_t pitch = 0;  // Pitch2D
 };
 
+/// What a texture reads besides an array (cudaResourceDesc's linear and pitch2D kinds).
+Resource linear_resource(uint64_t base, TexelFormat format, uint64_t bytes);
+Resource pitch2d_resource(uint64_t base, TexelFormat format, uint32_t width, uint32_t height,
+                          uint64_t pitch_bytes);
+
+/// Calls copy(array_offset, host_offset, bytes) for what a copy of a whole array from or to
+/// host rows `host_pitch` bytes apart moves: once when the pitches agree, else once a row.
+template <typename Copy>
+void for_each_row_span(const ArrayLayout& a, uint64_t host_pitch, Copy&& copy) {
+  if (host_pitch == a.row_pitch) return copy(uint64_t(0), uint64_t(0), a.row_pitch * a.rows());
+  for (uint64_t row = 0; row < a.rows(); ++row)
+    copy(row * a.row_pitch, row * host_pitch, a.row_bytes);
+}
+
 /// The descriptor of a texture over `r` with `sampler` (generation 0), or a problem.
 std::string texture_descriptor(const Resource& r, const SamplerState& sampler, const Limits& limits,
                                Descriptor& out);

@@ -125,14 +125,7 @@ AppResult texture_convolution(AppDevice& dev, uint64_t n) {
   const uint64_t pitch = (uint64_t(W) * 4 + 255) / 256 * 256;
   const DevicePtr mid = dev.malloc(pitch * H), out = dev.malloc(uint64_t(W) * H * 4);
   const uint64_t rows = dev.create_texture(a, s);
-  tex::Resource pitched;
-  pitched.kind = tex::Resource::Kind::Pitch2D;
-  pitched.base = mid;
-  pitched.format = kFloat1;
-  pitched.width = W;
-  pitched.height = H;
-  pitched.pitch = pitch;
-  const uint64_t cols = dev.create_texture(pitched, s);
+  const uint64_t cols = dev.create_texture(tex::pitch2d_resource(mid, kFloat1, W, H, pitch), s);
   // The row pass writes the pitched buffer as a W-wide image with rows `pitch` bytes apart: the
   // kernel's w is the pitch in floats there.
   dev.run("convolve_pass", {grid2d(pitch / 4, H), Dim3(kBlock, kBlock)}, rows, mid,
@@ -230,12 +223,8 @@ AppResult texture_lut(AppDevice& dev, uint64_t n) {
               fmt::format("lookup {} of {}", i, in[i]));
   }
   const DevicePtr lin = dev.upload(std::vector<uint8_t>(table.bytes));
-  tex::Resource linear;
-  linear.kind = tex::Resource::Kind::Linear;
-  linear.base = lin;
-  linear.format = kFloat1;
-  linear.bytes = table.bytes.size();
-  const uint64_t f = dev.create_texture(linear, sampler(tex::AddressMode::Clamp, false, false));
+  const uint64_t f = dev.create_texture(tex::linear_resource(lin, kFloat1, table.bytes.size()),
+                                        sampler(tex::AddressMode::Clamp, false, false));
   const uint32_t fetches = entries + 8;
   const DevicePtr fout = dev.malloc(fetches * 4);
   dev.run("fetch_linear", {1, 64}, f, fout, int32_t(fetches));

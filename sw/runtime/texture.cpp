@@ -20,27 +20,6 @@ tex::SamplerState TextureDesc::sampler() const {
   return s;
 }
 
-tex::Resource linear_resource(DevicePtr ptr, TexelFormat format, uint64_t bytes) {
-  tex::Resource r;
-  r.kind = tex::Resource::Kind::Linear;
-  r.base = ptr;
-  r.format = format;
-  r.bytes = bytes;
-  return r;
-}
-
-tex::Resource pitch2d_resource(DevicePtr ptr, TexelFormat format, uint32_t width, uint32_t height,
-                               uint64_t pitch_bytes) {
-  tex::Resource r;
-  r.kind = tex::Resource::Kind::Pitch2D;
-  r.base = ptr;
-  r.format = format;
-  r.width = width;
-  r.height = height;
-  r.pitch = pitch_bytes;
-  return r;
-}
-
 Array::Array(std::shared_ptr<Context> ctx, const ArrayDesc& desc) {
   tex::ArrayLayout layout;
   const std::string problem = tex::array_layout(desc, ctx->textures().limits(), layout);
@@ -80,41 +59,33 @@ void Array::check_host_bytes(uint64_t bytes) const {
   }
 }
 
-void Array::upload(const void* host, uint64_t host_pitch) {
-  const tex::ArrayLayout& l = layout();
-  if (host_pitch == 0) host_pitch = l.row_bytes;
-  if (host_pitch < l.row_bytes)
+uint64_t Array::host_pitch_or_packed(const char* what, uint64_t host_pitch) const {
+  const uint64_t row = layout().row_bytes;
+  if (host_pitch == 0) return row;
+  if (host_pitch < row) {
     throw Error(Status::InvalidValue,
-                fmt::format("Array::upload: a host pitch of {} bytes is shorter "
-                            "than a row ({} bytes)",
-                            host_pitch, l.row_bytes));
-  const auto* src = static_cast<const uint8_t*>(host);
-  Channel& ch = ctx_->channel(0);
-  if (host_pitch == l.row_pitch) {
-    ctx_->memcpy_htod(ch, kStream, resource_.base, src, l.row_pitch * l.rows(), true);
-    return;
+                fmt::format("{}: a host pitch of {} bytes is shorter than a row ({} bytes)", what,
+                            host_pitch, row));
   }
-  for (uint64_t row = 0; row < l.rows(); ++row)
-    ctx_->memcpy_htod(ch, kStream, resource_.base + row * l.row_pitch, src + row * host_pitch,
-                      l.row_bytes, true);
+  return host_pitch;
+}
+
+void Array::upload(const void* host, uint64_t host_pitch) {
+  const auto* src = static_cast<const uint8_t*>(host);
+  tex::for_each_row_span(layout(), host_pitch_or_packed("Array::upload", host_pitch),
+                         [&](uint64_t at, uint64_t from, uint64_t bytes) {
+                           ctx_->memcpy_htod(ctx_->channel(0), kStream, resource_.base + at,
+                                             src + from, bytes, true);
+                         });
 }
 
 void Array::download(void* host, uint64_t host_pitch) const {
-  const tex::ArrayLayout& l = layout();
-  if (host_pitch == 0) host_pitch = l.row_bytes;
-  if (host_pitch < l.row_bytes)
-    throw Error(Status::InvalidValue, fmt::format("Array::download: a host pitch of {} bytes is "
-                                                  "shorter than a row ({} bytes)",
-                                                  host_pitch, l.row_bytes));
   auto* dst = static_cast<uint8_t*>(host);
-  Channel& ch = ctx_->channel(0);
-  if (host_pitch == l.row_pitch) {
-    ctx_->memcpy_dtoh(ch, kStream, dst, resource_.base, l.row_pitch * l.rows(), true);
-    return;
-  }
-  for (uint64_t row = 0; row < l.rows(); ++row)
-    ctx_->memcpy_dtoh(ch, kStream, dst + row * host_pitch, resource_.base + row * l.row_pitch,
-                      l.row_bytes, true);
+  tex::for_each_row_span(layout(), host_pitch_or_packed("Array::download", host_pitch),
+                         [&](uint64_t at, uint64_t to, uint64_t bytes) {
+                           ctx_->memcpy_dtoh(ctx_->channel(0), kStream, dst + to,
+                                             resource_.base + at, bytes, true);
+                         });
 }
 
 const uint64_t& TextureObject::handle() const {

@@ -53,10 +53,9 @@ struct TextureDesc {
   tex::SamplerState sampler() const;
 };
 
-/// What a texture reads besides an array (cudaResourceDesc's linear and pitch2D kinds).
-tex::Resource linear_resource(DevicePtr ptr, TexelFormat format, uint64_t bytes);
-tex::Resource pitch2d_resource(DevicePtr ptr, TexelFormat format, uint32_t width, uint32_t height,
-                               uint64_t pitch_bytes);
+// What a texture reads besides an array (cudaResourceDesc's linear and pitch2D kinds).
+using tex::linear_resource;
+using tex::pitch2d_resource;
 
 /// Device memory laid out as an array (1D, 2D, 3D, layered, cubemap), rows padded to the
 /// texture pitch alignment. Error(InvalidValue) for a bad format, flags or size, and for
@@ -98,6 +97,9 @@ class Array {
 
  private:
   void check_host_bytes(uint64_t bytes) const;
+  /// `host_pitch`, or the packed row size for 0; Error(InvalidValue) naming `what` when shorter
+  /// than a row.
+  uint64_t host_pitch_or_packed(const char* what, uint64_t host_pitch) const;
   void swap(Array& o) noexcept {
     std::swap(ctx_, o.ctx_);
     std::swap(resource_, o.resource_);
