@@ -41,7 +41,7 @@ nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie)
   j["sp_cores"] = spec.total_sp_cores();
   j["peak_fp32_gflops"] = spec.peak_fp32_gflops();
   j["peak_fp64_gflops"] = spec.peak_fp64_gflops();
-  j["dram_type"] = std::string(to_string(spec.memory.type));
+  j["dram_type"] = spec.memory.type;
   j["peak_dram_gbps"] = spec.peak_dram_gbytes_per_s();
   j["dram_bytes"] = spec.memory.capacity_bytes;
   j["pcie_generation"] = pcie.link.generation;
@@ -90,7 +90,7 @@ int info(const CommandContext& context) {
       spec.gpu.gpcs, spec.gpu.tpcs_per_gpc, spec.gpu.sms_per_tpc, spec.total_sms(),
       spec.total_sp_cores(), spec.clock.shader_mhz, spec.clock.core_mhz, spec.clock.memory_mhz,
       spec.peak_fp32_gflops(), spec.peak_fp64_gflops(), s.fp64_units,
-      to_string(spec.memory.type), spec.memory.partitions, spec.memory.bus_width_bits,
+      spec.memory.type, spec.memory.partitions, spec.memory.bus_width_bits,
       spec.clock.memory_mhz * spec.memory.data_rate, spec.peak_dram_gbytes_per_s(),
       spec.memory.capacity_bytes >> 20, pcie.link.generation, pcie.link.lanes,
       j["pcie_raw_gbps"].get<double>(), j["pcie_h2d_payload_gbps"].get<double>(),

@@ -4,10 +4,13 @@
 // matched. `gpusoc list` names the apps.
 #include <fmt/format.h>
 
+#include <deque>
 #include <iostream>
 
 #include "models/common/error.h"
 #include "models/common/logging.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
@@ -72,9 +75,26 @@ void report(const apps::App& app, const char* backend, const apps::AppResult& re
         s.copy_ns > 0 ? double(bytes) / s.copy_ns : 0.0);
   }
   for (const std::string& note : result.notes) std::cout << "  " << note << "\n";
+  for (const apps::Figure& f : result.figures)
+    std::cout << fmt::format("  figure {:<24} {:12.4f} {:<12} {}\n", f.name, f.value, f.unit,
+                             f.description);
   std::cout << "  " << result.summary << "\n"
             << (result.verified ? "PASSED" : "FAILED") << ": " << app.name << "\n";
 }
+
+// The app's figures as statistics (app.figures.NAME, with unit and description), so --stats-out
+// carries them beside the model's.
+struct FigureStats : StatGroup {
+  FigureStats(StatGroup& root, const std::vector<apps::Figure>& figures)
+      : StatGroup(root, "app"), group(*this, "figures") {
+    for (const apps::Figure& f : figures) {
+      stats.emplace_back(group, f.name, f.unit, f.description);
+      stats.back().set(f.value);
+    }
+  }
+  StatGroup group;
+  std::deque<Scalar> stats;
+};
 
 int run(const CommandContext& ctx) {
   const apps::App& app = find(ctx.args[0]);
@@ -86,6 +106,7 @@ int run(const CommandContext& ctx) {
         with_checking(functional_device_options(ctx.config), ctx.options));
     result = app.run(device, size);
     report(app, device.backend(), result, device.stats(), ctx.config);
+    const FigureStats figures(ctx.stats, result.figures);
     ctx.write_stats();
     return result.verified ? 0 : 1;
   }
@@ -98,6 +119,7 @@ int run(const CommandContext& ctx) {
     stats = device.stats();
   });
   report(app, "soc", result, stats, ctx.config);
+  const FigureStats figures(ctx.stats, result.figures);
   ctx.write_stats();
   return result.verified ? 0 : 1;
 }

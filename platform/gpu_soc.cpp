@@ -264,7 +264,7 @@ std::string sm_summary(const Config& config) {
 
 memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base) {
   memsys::MemoryDescription m;
-  m.type = std::string(to_string(spec.memory.type));
+  m.type = spec.memory.type;
   m.partitions = spec.memory.partitions;
   m.partition_bus_bits = spec.memory.bus_width_bits;
   m.data_rate = spec.memory.data_rate;

@@ -7,6 +7,7 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/mempart/dram_timing.h"
 
 namespace gpusoc::platform {
 namespace {
@@ -81,18 +82,10 @@ const Param<U32> kDataRate{"memory.data_rate", 2, "transfers/clock",
                            "data transfers per DRAM clock (2 for DDR and GDDR3)", Range{1, 16}};
 const Param<std::string> kMemoryType{"memory.type", "GDDR3", "",
                                      "DRAM technology, which selects the device timing model",
-                                     OneOf{"GDDR3", "GDDR5", "GDDR6", "HBM2", "DDR4"}};
+                                     OneOf(mempart::dram_preset_names())};
 const Param<std::uint64_t> kCapacity{"memory.capacity_bytes", 768 * kMiB, "bytes",
                                      "device memory capacity, all partitions together",
                                      Range{kMiB, kMiB << 20}};
-
-MemoryType memory_type(const std::string& name) {
-  for (const MemoryType type : {MemoryType::kGddr3, MemoryType::kGddr5, MemoryType::kGddr6,
-                                MemoryType::kHbm2, MemoryType::kDdr4}) {
-    if (to_string(type) == name) return type;
-  }
-  throw ConfigError("memory.type = \"" + name + "\" has no timing model");
-}
 
 // "configs/x.json: sm.max_threads_per_cta = 1024 exceeds sm.max_threads = 768".
 [[noreturn]] void inconsistent(const Config& config, const std::string& key, std::uint64_t value,
@@ -103,22 +96,6 @@ MemoryType memory_type(const std::string& name) {
 }
 
 }  // namespace
-
-std::string_view to_string(MemoryType type) {
-  switch (type) {
-    case MemoryType::kGddr3:
-      return "GDDR3";
-    case MemoryType::kGddr5:
-      return "GDDR5";
-    case MemoryType::kGddr6:
-      return "GDDR6";
-    case MemoryType::kHbm2:
-      return "HBM2";
-    case MemoryType::kDdr4:
-      return "DDR4";
-  }
-  return "?";
-}
 
 GpuSpec GpuSpec::from_config(const Config& config) {
   GpuSpec spec{};
@@ -131,7 +108,7 @@ GpuSpec GpuSpec::from_config(const Config& config) {
              kStackPerThread.get(config)};
   spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
   spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
-                 memory_type(kMemoryType.get(config)), kCapacity.get(config)};
+                 kMemoryType.get(config), kCapacity.get(config)};
 
   const Sm& sm = spec.sm;
   if (sm.max_threads % sm.warp_size != 0) {

@@ -3,15 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
+#include <string>
 
 #include "models/common/config.h"
 
 namespace gpusoc::platform {
-
-enum class MemoryType { kGddr3, kGddr5, kGddr6, kHbm2, kDdr4 };
-
-std::string_view to_string(MemoryType type);  // "GDDR3", as in configuration files
 
 struct GpuSpec {
   struct Structure {
@@ -43,7 +39,7 @@ struct GpuSpec {
     std::uint32_t partitions;
     std::uint32_t bus_width_bits;  // per partition
     std::uint32_t data_rate;       // transfers per memory clock
-    MemoryType type;
+    std::string type;  // a DRAM preset's name (mempart::dram_preset_names): "GDDR3", ...
     std::uint64_t capacity_bytes;
   };
 

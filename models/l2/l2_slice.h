@@ -30,7 +30,8 @@
 //    has_memory_request()/memory_request()/pop_memory_request() when the partition can take
 //    them. A fill's reply comes back through memory_reply() with the fill packet's id.
 //  - Replies to the requesters (the original packets, unchanged) wait in a bounded queue
-//    (reply_queue) the caller drains with reply_ready()/reply()/pop_reply(); a full reply queue
+//    (reply_queue + hit_latency: the replies still in the hit pipeline do not take the room of
+//    those waiting for the network) the caller drains with reply_ready()/reply()/pop_reply(); a full reply queue
 //    stalls lookups.
 //  - size_bytes == 0: no cache. Every packet goes to memory unchanged (atomics through the ROP
 //    after their read), replies come back in memory's order: a pass-through that still obeys the
@@ -59,6 +60,7 @@
 #include <vector>
 
 #include "models/common/mem_packet.h"
+#include "models/mempart/address_mapping.h"
 #include "models/mempart/rop.h"
 
 namespace gpusoc::l2 {
@@ -113,8 +115,11 @@ class L2Slice {
  public:
   static constexpr uint64_t kNever = ~uint64_t(0);
   /// ConfigError naming `prefix`.key on a bad config. `rop` executes the atomics (owned by the
-  /// partition; it outlives the slice).
-  L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& prefix = "l2");
+  /// partition; it outlives the slice). `mapping`, when given (it outlives the slice), places
+  /// lines in sets by their partition-local offset (AddressMapping::local_offset), as a slice
+  /// behind an address-interleaved partition must; without it, by the address itself.
+  L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& prefix = "l2",
+          const mempart::AddressMapping* mapping = nullptr);
   ~L2Slice();
   L2Slice(L2Slice&&) noexcept;  // an owner may keep slices by value
   L2Slice& operator=(L2Slice&&) noexcept;

@@ -67,7 +67,8 @@ struct L2Slice::Impl {
     uint32_t waiters = 0;   // packets held, in order, at waiter[index * mshr_merges ...]
   };
 
-  Impl(const L2Config& config, mempart::Rop& rop, const std::string& prefix);
+  Impl(const L2Config& config, mempart::Rop& rop, const std::string& prefix,
+       const mempart::AddressMapping* mapping);
 
   // l2_lookup.cpp: the lookup of the head and what memory's answers do.
   Wait lookup(const MemPacket& packet, uint64_t cycle);
@@ -93,7 +94,8 @@ struct L2Slice::Impl {
 
   // l2_slice.cpp
   uint32_t set_of(uint64_t line) const {
-    const uint64_t index = line >> line_shift;  // a mask when it can be, else a modulo
+    const uint64_t index = (mapping ? mapping->local_offset(line) : line) >> line_shift;
+    // a mask when it can be, else a modulo
     return uint32_t(sets_power_of_two ? index & (sets - 1) : index % sets);
   }
   uint64_t lookup_cycle() const;
@@ -102,6 +104,7 @@ struct L2Slice::Impl {
 
   L2Config config;
   mempart::Rop& rop;
+  const mempart::AddressMapping* mapping;  // null: sets by the address itself
   std::string module;
   bool cache = false;
   uint32_t sets = 0, ways = 0, line_shift = 0, sectors_per_line = 0;

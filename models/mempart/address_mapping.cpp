@@ -136,12 +136,11 @@ uint64_t AddressMapping::row_hash(uint32_t row) const {
 
 DramLocation AddressMapping::compute(uint64_t address) const {
   const uint64_t offset = address - config_.base;
-  const uint64_t inside = offset & ((uint64_t(1) << interleave_shift_) - 1);
   const uint64_t chunk = offset >> interleave_shift_;
   const uint32_t partitions = config_.partitions;
   // Dividing is slow: most partition counts are powers of two.
   const uint64_t quotient = partition_mask_ ? chunk >> partition_shift_ : chunk / partitions;
-  const uint64_t local = (quotient << interleave_shift_) | inside;
+  const uint64_t local = local_offset(address);
   DramLocation where;
   where.partition = uint32_t(chunk - quotient * partitions);
   where.channel = channel_.get(local);

@@ -62,6 +62,16 @@ class AddressMapping {
     }
     return last_;
   }
+  /// The byte offset of `address` within its partition: the address with the bits that chose the
+  /// partition taken out. Within one partition it is one-to-one, so its L2 slice indexes sets
+  /// with it: the global line number would use only the few sets the partition's lines fall in.
+  uint64_t local_offset(uint64_t address) const {
+    const uint64_t offset = address - config_.base;
+    const uint64_t chunk = offset >> interleave_shift_;
+    const uint64_t quotient =
+        partition_mask_ ? chunk >> partition_shift_ : chunk / config_.partitions;
+    return (quotient << interleave_shift_) | (offset & ((uint64_t(1) << interleave_shift_) - 1));
+  }
   /// The address map() sends to `where` (column offset 0): the two are inverse, for tests and
   /// for trace generators that aim at a bank. ModelError when a field is out of range.
   uint64_t address_of(const DramLocation& where) const;

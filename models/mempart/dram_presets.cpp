@@ -1,6 +1,8 @@
 // The DRAM presets. Each number carries its source; ns values are converted to tCK by rounding
 // up (ceil(ns / tck_ns)); tREFI, an upper bound on the average interval, is rounded down.
 // "estimate" marks a value the cited document does not give, chosen as defensibly as we could.
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -118,13 +120,16 @@ DramTiming gddr6() {
   return t;
 }
 
-// HBM2 at 877 MHz (1.75 Gbps/pin), as on the Volta V100. We model one 64-bit pseudo-channel
-// per DramChannel (ranks = 1): pseudo-channels share only the command bus, which we do not model.
-DramTiming hbm2() {
+// HBM2 in pseudo-channel mode at a speed bin: 877 MHz (1.75 Gbps/pin, the Volta V100) or 1215 MHz
+// (2.43 Gbps/pin, the A100 40 GB). We model one 64-bit pseudo-channel per DramChannel (ranks = 1):
+// pseudo-channels share only the command bus, which we do not model. The core timings are the
+// standard's nanoseconds, in tCK of the bin.
+DramTiming hbm2(const char* name, double mhz) {
   DramTiming t;
-  t.name = "HBM2-1754 (JESD235A, one 64-bit pseudo-channel, 8 Gbit dies)";
+  t.name = name;
   t.source = "JEDEC JESD235A High Bandwidth Memory (HBM) DRAM (Nov. 2015), pseudo-channel mode";
-  t.tck_ns = 1.0 / 0.877;  // 877 MHz
+  t.tck_ns = 1000.0 / mhz;
+  const auto ns = [&](double v) { return uint32_t(std::ceil(v / t.tck_ns - 1e-9)); };
   t.ranks = 1;
   t.bank_groups = 4;
   t.banks_per_group = 4;  // 16 banks per pseudo-channel
@@ -133,25 +138,25 @@ DramTiming hbm2() {
   t.bus_bits = 64;
   t.burst_length = 4;     // BL4 in pseudo-channel mode
   t.beats_per_clock = 2;  // DDR
-  t.CL = 14;              // estimate: RL 14 tCK, as GPGPU-Sim's JESD235 configuration
-  t.CWL = 4;              // estimate
-  t.tRCD = 13;            // tRCD 14 ns -> 13
-  t.tRP = 13;             // tRP 14 ns -> 13
-  t.tRAS = 29;            // tRAS 33 ns -> 29
-  t.tRC = 42;             // tRC 47 ns -> 42 = tRAS + tRP
+  t.CL = ns(15.96);       // estimate: RL 14 tCK at 877 MHz, as GPGPU-Sim's JESD235 configuration
+  t.CWL = ns(4.56);       // estimate: 4 tCK at 877 MHz
+  t.tRCD = ns(14);        // tRCD 14 ns
+  t.tRP = ns(14);         // tRP 14 ns
+  t.tRAS = ns(33);        // tRAS 33 ns
+  t.tRC = t.tRAS + t.tRP; // tRC 47 ns
   t.tCCD_S = 2;           // tCCDS 2 tCK (= the burst)
-  t.tCCD_L = 3;           // estimate
-  t.tRRD_S = 4;           // estimate: 4 ns -> 4
-  t.tRRD_L = 6;           // estimate: 6 ns -> 6
-  t.tFAW = 15;            // estimate: 16 ns -> 15
-  t.tWTR_S = 3;           // estimate: 3 ns -> 3
-  t.tWTR_L = 4;           // estimate: 4 ns -> 4
+  t.tCCD_L = mhz > 1000 ? 4 : 3;  // estimate: 3 tCK, 4 at the faster bin
+  t.tRRD_S = ns(4);       // estimate: 4 ns
+  t.tRRD_L = ns(6);       // estimate: 6 ns
+  t.tFAW = ns(16);        // estimate: 16 ns
+  t.tWTR_S = ns(3);       // estimate: 3 ns
+  t.tWTR_L = ns(4);       // estimate: 4 ns
   t.tRTW_extra = 2;       // estimate
-  t.tWR = 14;             // estimate: 15 ns -> 14
-  t.tRTP = 4;             // estimate: 4 ns -> 4
-  t.tRFC = 307;           // tRFC 350 ns (8 Gbit) -> 307
-  t.tRFCpb = 141;         // tRFCSB 160 ns -> 141
-  t.tREFI = 3420;         // tREFI 3.9 us
+  t.tWR = ns(15);         // estimate: 15 ns
+  t.tRTP = ns(4);         // estimate: 4 ns
+  t.tRFC = ns(350);       // tRFC 350 ns (8 Gbit)
+  t.tRFCpb = ns(160);     // tRFCSB 160 ns
+  t.tREFI = uint32_t(3900 / t.tck_ns);  // tREFI 3.9 us, rounded down
   return t;
 }
 
@@ -194,12 +199,19 @@ DramTiming ddr4() {
 }  // namespace
 
 const std::vector<std::string>& dram_preset_names() {
-  static const std::vector<std::string> names{"GDDR3", "GDDR5", "GDDR6", "HBM2", "DDR4"};
+  static const std::vector<std::string> names{"GDDR3", "GDDR5", "GDDR6", "HBM2", "HBM2-2430",
+                                              "DDR4"};
   return names;
 }
 
 const DramTiming& dram_preset(const std::string& type) {
-  static const DramTiming presets[] = {gddr3(), gddr5(), gddr6(), hbm2(), ddr4()};
+  static const DramTiming presets[] = {
+      gddr3(),
+      gddr5(),
+      gddr6(),
+      hbm2("HBM2-1754 (JESD235A, one 64-bit pseudo-channel, 8 Gbit dies)", 877),
+      hbm2("HBM2-2430 (JESD235A, one 64-bit pseudo-channel, 8 Gbit dies)", 1215),
+      ddr4()};
   const auto& names = dram_preset_names();
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == type) return presets[i];

@@ -77,7 +77,7 @@ struct DramTiming {
   std::string problem() const;
 };
 
-/// The presets: "GDDR3", "GDDR5", "GDDR6", "HBM2", "DDR4" (names as memory.type spells them).
+/// The presets, by the names memory.type spells them: dram_preset_names().
 const DramTiming& dram_preset(const std::string& type);
 const std::vector<std::string>& dram_preset_names();
 

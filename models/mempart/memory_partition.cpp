@@ -44,6 +44,7 @@ struct MemoryPartition::Impl {
   uint32_t index;
   const AddressMapping& mapping;
   uint32_t burst_bytes = 0;
+  uint32_t pipeline_tck = 0;  // added to every reply's ready cycle
   // Per channel: its controller, its next_event() and the cycle it was advanced through
   // (`advanced` too when it is in step), side by side: advance() reads them for every channel.
   struct Channel {
@@ -113,8 +114,10 @@ void MemoryPartition::Impl::split(const MemPacket& packet) const {
 
 MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
                                  std::shared_ptr<const DramTiming> timing,
-                                 const ControllerConfig& controller, const std::string& prefix)
+                                 const ControllerConfig& controller, const std::string& prefix,
+                                 uint32_t pipeline_tck)
     : impl_(std::make_unique<Impl>(index, mapping)) {
+  impl_->pipeline_tck = pipeline_tck;
   const AddressMappingConfig& m = mapping.config();
   if (index >= m.partitions) {
     throw ConfigError(fmt::format("{}: partition {} of {}", prefix, index, m.partitions));
@@ -210,7 +213,7 @@ void MemoryPartition::advance(uint64_t until) {
       s.answered = std::max(s.answered, d.cycle);
       if (--s.remaining != 0) continue;
       if (s.packet.op != MemOp::Write) p.stats.total_read_latency += s.answered - s.accepted;
-      p.replies.push_back(Impl::Reply{s.answered, p.next_seq++, uint32_t(d.id)});
+      p.replies.push_back(Impl::Reply{s.answered + p.pipeline_tck, p.next_seq++, uint32_t(d.id)});
       std::push_heap(p.replies.begin(), p.replies.end(), std::greater<>());
     }
   }

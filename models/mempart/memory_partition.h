@@ -10,7 +10,7 @@
 //    then queues them (bounded: the controllers' queues are the only queues). A packet whose
 //    address the mapping places in another partition is a ModelError.
 //  - advance(until) advances every channel through `until`; a packet is answered (its reply
-//    ready from that cycle) when its last burst's data completed (reads: the last beat left
+//    ready from that cycle plus the pipeline latency) when its last burst's data completed (reads: the last beat left
 //    the device; writes: the data is written).
 //  - Replies come out in completion order (ties in acceptance order) through
 //    reply_ready()/reply()/pop_reply(); the reply is the packet as accepted.
@@ -44,9 +44,12 @@ class MemoryPartition {
   /// partition `index` of mapping.config().partitions, with mapping.config().channels channels.
   /// ConfigError naming `prefix`.key when the controller config is wrong.
   /// `timing` is shared by its channels' controllers (a memory system passes one to all).
+  /// `pipeline_tck`: the frame-buffer pipeline a packet crosses beyond the DRAM's own timing
+  /// (controller front end, PHY, the way back): each reply is ready that many cycles after its
+  /// last burst completed. It delays, it never limits bandwidth.
   MemoryPartition(uint32_t index, const AddressMapping& mapping,
                   std::shared_ptr<const DramTiming> timing, const ControllerConfig& controller,
-                  const std::string& prefix = "memory");
+                  const std::string& prefix = "memory", uint32_t pipeline_tck = 0);
   ~MemoryPartition();
   MemoryPartition(MemoryPartition&&) noexcept;  // an owner may keep partitions by value
   MemoryPartition& operator=(MemoryPartition&&) noexcept;

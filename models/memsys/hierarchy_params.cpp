@@ -20,10 +20,18 @@ const Param<double> kL2Clock{"l2.clock_mhz", 0.0, "MHz",
                              Range{0, 1e5}};
 
 const Param<double> kFixedLatency{"memory.fixed_latency_ns", 0.0, "ns",
-                                  "latency of pipelines not timed stage by stage (SM memory "
-                                  "interface, frame-buffer and ROP pipelines), added to every "
-                                  "reply; it never limits bandwidth",
+                                  "latency of the pipelines between the SMs and the L2 not timed "
+                                  "stage by stage (SM memory interface, crossbar stages), both "
+                                  "ways: added to every reply, L2 hits included; it never limits "
+                                  "bandwidth",
                                   Range{0, 1e6}};
+const Param<double> kPartitionLatency{"memory.partition_latency_ns", 0.0, "ns",
+                                      "latency of the frame-buffer pipeline an L2 miss crosses "
+                                      "beyond DRAM timing (controller front end, PHY, the way "
+                                      "back): added to every partition reply through the L2 "
+                                      "(memtrace --into partitions leaves it out); it never "
+                                      "limits bandwidth",
+                                      Range{0, 1e6}};
 
 const Param<uint32_t> kPortQueue{"memory.port_queue", 16, "requests",
                                  "requests an SM's memory interface holds before the crossbar "
@@ -63,6 +71,7 @@ HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescript
   h.l2 = l2::l2_config_from(config);
   h.rop = l2::rop_config_from(config);
   h.fixed_latency_ns = kFixedLatency.get(config);
+  h.partition_latency_ns = kPartitionLatency.get(config);
   h.port_queue = kPortQueue.get(config);
   return h;
 }

@@ -18,8 +18,11 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   partitions_.reserve(count);
   // One timing for every controller: it stays in the host's cache.
   const auto timing = std::make_shared<const mempart::DramTiming>(config.dram);
+  const uint32_t pipeline_tck =
+      config.through_l2 ? uint32_t(std::llround(config.partition_latency_ns / config.dram.tck_ns))
+                        : 0;
   for (uint32_t p = 0; p < count; ++p) {
-    partitions_.emplace_back(p, *mapping_, timing, config.controller, "memory");
+    partitions_.emplace_back(p, *mapping_, timing, config.controller, "memory", pipeline_tck);
   }
   advanced_.assign(count, kNever);
   slice_advanced_.assign(count, kNever);
@@ -49,7 +52,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   slices_.reserve(count);
   for (uint32_t p = 0; p < count; ++p) {
     rops_.push_back(std::make_unique<mempart::Rop>(config.rop, "rop"));
-    slices_.emplace_back(config.l2, *rops_.back(), "l2");
+    slices_.emplace_back(config.l2, *rops_.back(), "l2", mapping_.get());
   }
   requests_ = std::make_unique<xbar::Crossbar>(config.xbar, config.ports, count, true, "xbar");
   replies_ = std::make_unique<xbar::Crossbar>(config.xbar, count, config.ports, false, "xbar");

@@ -42,10 +42,14 @@ struct HierarchyConfig {
   xbar::CrossbarConfig xbar;
   l2::L2Config l2;
   mempart::RopConfig rop;
-  /// Latency of the pipelines on the way that are not timed stage by stage (the SM's memory
-  /// interface, the frame-buffer and ROP pipelines): whoever reports a reply adds it. It delays,
-  /// it never limits bandwidth.
+  /// Latency of the pipelines between the SM and the L2 that are not timed stage by stage (the
+  /// SM's memory interface, the crossbar's stages), both ways, L2 hits included: whoever reports
+  /// a reply adds it. It delays, it never limits bandwidth.
   double fixed_latency_ns = 0;
+  /// Latency of the frame-buffer pipeline an L2 miss crosses beyond DRAM timing (controller front
+  /// end, PHY, the way back to the slice): each partition's replies are ready this much later.
+  /// Only through the L2: partition mode measures the DRAM side alone. It never limits bandwidth.
+  double partition_latency_ns = 0;
   /// Requests each port's memory interface holds before the crossbar takes them (the SoC's
   /// MemorySystem; memtrace keeps one request in hand per port).
   uint32_t port_queue = 16;

@@ -65,7 +65,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
   const double xbar_cycles = 2.0 * (config.xbar.latency + 1);
   const double dram_ns = (d.tRP + d.tRCD + d.CL + d.burst_cycles()) * d.tck_ns;
   fixed_latency_ = sc_core::sc_time(config.fixed_latency_ns, sc_core::SC_NS);
-  unloaded_ = sc_core::sc_time((xbar_cycles + config.l2.hit_latency) * l2_cycle_ns + dram_ns,
+  unloaded_ = sc_core::sc_time((xbar_cycles + config.l2.hit_latency) * l2_cycle_ns + dram_ns +
+                                   config.partition_latency_ns,
                                sc_core::SC_NS) +
               fixed_latency_;
 

@@ -8,10 +8,27 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "sw/apps/apps.h"
 
 namespace gpusoc::apps::detail {
+
+/// Runs `launches` (kernels on `dev`) and returns the simulated nanoseconds they took: 0 on a
+/// device that keeps no simulated time.
+template <typename Launches>
+double simulated_ns(AppDevice& dev, Launches&& launches) {
+  const double before = dev.stats().kernel_ns;
+  launches();
+  return dev.stats().kernel_ns - before;
+}
+
+/// A rate figure: `amount` per simulated nanosecond (bytes per ns = GB/s, flops per ns =
+/// GFLOP/s); 0 when no simulated time passed.
+inline Figure rate(std::string name, double amount, double ns, std::string unit,
+                   std::string description) {
+  return {std::move(name), ns > 0 ? amount / ns : 0.0, std::move(unit), std::move(description)};
+}
 
 inline uint32_t blocks_of(uint64_t n, uint32_t block) {
   return uint32_t(std::max<uint64_t>(1, (n + block - 1) / block));

@@ -13,10 +13,20 @@
 
 namespace gpusoc::apps {
 
+/// A quantity an app measured (a latency, a bandwidth, a rate): `gpusoc run` prints it and
+/// writes it to --stats-out under app.figures, where scripts/validate reads it.
+struct Figure {
+  std::string name;  // e.g. latency_warm
+  double value = 0;
+  std::string unit;  // cycles, GB/s, ...
+  std::string description;
+};
+
 struct AppResult {
   bool verified = false;
   std::string summary;             // what was checked, and the worst error seen
   std::vector<std::string> notes;  // further lines for the report (overlap, ...)
+  std::vector<Figure> figures;
 };
 
 /// What an app's size counts and the sizes it accepts. Host and device memory grow with the size,
@@ -65,6 +75,7 @@ std::vector<App> float_conv_apps();
 std::vector<App> warp_apps();
 std::vector<App> bandwidth_apps();
 std::vector<App> texture_apps();
+std::vector<App> microbench_apps();
 }  // namespace detail
 
 }  // namespace gpusoc::apps

@@ -56,21 +56,26 @@ AppResult transpose(AppDevice& dev, uint64_t order) {
   const std::vector<float> sentinel(count + 1, -1.0f);  // one spare element catches stray writes
   const DevicePtr din = dev.upload(in);
   Tally t;
+  AppResult r;
   for (const bool tiled : {false, true}) {
     const DevicePtr dout = dev.upload(sentinel);
-    if (tiled)
-      dev.run("transpose_tiled", {Dim3(blocks_of(n, 32), blocks_of(n, 32)), Dim3(32, 8)}, din, dout,
-              n, n);
-    else
-      dev.run("transpose_naive", {Dim3(blocks_of(n, 16), blocks_of(n, 8)), Dim3(16, 8)}, din, dout,
-              n, n);
+    const double ns = simulated_ns(dev, [&] {
+      if (tiled)
+        dev.run("transpose_tiled", {Dim3(blocks_of(n, 32), blocks_of(n, 32)), Dim3(32, 8)}, din,
+                dout, n, n);
+      else
+        dev.run("transpose_naive", {Dim3(blocks_of(n, 16), blocks_of(n, 8)), Dim3(16, 8)}, din,
+                dout, n, n);
+    });
+    r.figures.push_back(rate(tiled ? "tiled_bw" : "naive_bw", 8.0 * count, ns, "GB/s",
+                             tiled ? "32x33 shared tiles: bytes read and written"
+                                   : "naive: bytes read and written"));
     const auto out = dev.download<float>(dout, count + 1);
     for (uint64_t r = 0; r < order; ++r)
       for (uint64_t c = 0; c < order; ++c)
         t.exact(reference::f2u(out[c * order + r]) == reference::f2u(in[r * order + c]));
     t.exact(out.back() == -1.0f);
   }
-  AppResult r;
   r.verified = t.ok();
   r.summary =
       fmt::format("transpose {}x{}, naive and 32x33 shared tiles: elements {}", n, n, t.wrong_of());
@@ -86,7 +91,9 @@ AppResult nbody(AppDevice& dev, uint64_t size) {
   const DevicePtr pos = dev.upload(bodies.pos), vel = dev.upload(bodies.vel),
                   new_pos = dev.malloc(size * 16), new_vel = dev.malloc(size * 16);
   // 128 threads: few enough for nbody_step's registers on small.json's SMs.
-  dev.run("nbody_step", {blocks_of(size, 128), 128}, pos, vel, new_pos, new_vel, n, dt, soft2);
+  const double ns = simulated_ns(dev, [&] {
+    dev.run("nbody_step", {blocks_of(size, 128), 128}, pos, vel, new_pos, new_vel, n, dt, soft2);
+  });
   const auto gp = dev.download<reference::Float4>(new_pos, size);
   const auto gv = dev.download<reference::Float4>(new_vel, size);
   Tally t;
@@ -100,6 +107,9 @@ AppResult nbody(AppDevice& dev, uint64_t size) {
     t.exact(gp[i].w == bodies.pos[i].w && gv[i].w == bodies.vel[i].w);  // mass and w carried
   }
   AppResult r;
+  // 20 flops per interaction, as Nyland, Harris and Prins count them (GPU Gems 3, ch. 31).
+  r.figures.push_back(rate("gflops", 20.0 * double(n) * n, ns, "GFLOP/s",
+                           "all-pairs step at 20 flops per interaction"));
   r.verified = t.ok();
   r.summary = fmt::format("nbody {} bodies, one step: positions, velocities and masses {}", n,
                           t.bounded_summary());

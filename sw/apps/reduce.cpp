@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "sw/apps/apps.h"
+#include "sw/apps/app_util.h"
 
 namespace gpusoc::apps::detail {
 namespace {
@@ -26,8 +26,11 @@ AppResult reduce(AppDevice& dev, uint64_t n, const char* kernel, bool dynamic_sh
   const uint32_t blocks = uint32_t(std::clamp<uint64_t>((n + kBlock - 1) / kBlock, 1, kMaxBlocks));
   const DevicePtr din = dev.upload(in), partial = dev.malloc(blocks * 4), out = dev.malloc(4);
   const uint32_t shared = dynamic_shared ? kBlock * 4 : 0;
-  dev.run(kernel, {blocks, kBlock, shared}, din, partial, int32_t(n));
-  dev.run("reduce_final", {1, 256, 0}, partial, out, int32_t(blocks));
+  const double ns = simulated_ns(dev, [&] {
+    dev.run(kernel, {blocks, kBlock, shared}, din, partial, int32_t(n));
+    dev.run("reduce_final", {1, 256, 0}, partial, out, int32_t(blocks));
+  });
+  r.figures.push_back(rate("bw", 4.0 * n, ns, "GB/s", "input bytes over both passes' time"));
   const float sum = dev.download<float>(out, 1)[0];
   double exact = 0, magnitude = 0;
   for (float x : in) {

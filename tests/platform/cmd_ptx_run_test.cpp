@@ -178,6 +178,25 @@ TEST_F(CommandsTest, SpinWaitNeedsIndependentThreadScheduling) {
   EXPECT_EQ(gpusoc(args + "stack --functional").status, 1);
 }
 
+// An app's figures come out on stdout and under app.figures in the statistics, with units: the
+// pointer chase over 16 KB, all of it in the V100's L1 after the first pass, measures the L1's
+// configured 28-cycle hit (plus at most a few cycles of issue per step).
+TEST_F(CommandsTest, RunReportsTheAppsFiguresInTheStatistics) {
+  const std::string stats = dir.file("stats.json");
+  const Outcome r = gpusoc("run latency --config " + kConfigs +
+                           "/volta-v100.json --set sm.model=cycle --stats-out " + stats +
+                           " -- --size 16384");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("figure latency_warm"));
+  std::ifstream in(stats);
+  const nlohmann::json figures = nlohmann::json::parse(in).at("app").at("figures");
+  EXPECT_EQ(figures.at("latency_warm").at("unit"), "cycles");
+  const double warm = figures.at("latency_warm").at("value");
+  EXPECT_GE(warm, 28.0);
+  EXPECT_LE(warm, 31.0);
+  EXPECT_GT(double(figures.at("latency_cold").at("value")), 200.0) << "the first touch is DRAM";
+}
+
 TEST_F(CommandsTest, RunNeeds32ThreadWarps) {
   const Outcome r = gpusoc("run saxpy --set sm.warp_size=16 --set sm.max_threads=768");
   EXPECT_EQ(r.status, 1);

@@ -143,13 +143,17 @@ TEST(L2Miss, AnAtomicMissRunsAtTheRopWhenItsFillLandsAndDirtiesItsSector) {
   EXPECT_EQ(h.memory[1].packet.sector_mask, 0x1u);
 }
 
+// The reply queue holds reply_queue replies waiting for the network beyond the hit pipeline's
+// hit_latency: here 1 + 1.
 TEST(L2Miss, AFullReplyQueueStallsLookupsUntilAPop) {
   L2Config c = small_config();
   c.reply_queue = 1;
+  c.hit_latency = 1;
   Harness h(c);
   h.hold_replies = true;
-  h.accept(packet(1, 0x0, 0x1, MemOp::Write), 0);  // ack at 10 fills the queue
-  h.accept(packet(2, 0x0, 0x1), 0);                // lookup 1: no room
+  h.accept(packet(1, 0x0, 0x1, MemOp::Write), 0);  // lookup 0: ack ready at 1
+  h.accept(packet(2, 0x0, 0x2, MemOp::Write), 0);  // lookup 1: ack ready at 2, the queue full
+  h.accept(packet(3, 0x0, 0x4, MemOp::Write), 0);  // lookup 2: no room
   h.run_until(14);
   EXPECT_EQ(h.slice.next_event(), L2Slice::kNever);
   EXPECT_TRUE(h.slice.reply_ready(14));
@@ -157,27 +161,48 @@ TEST(L2Miss, AFullReplyQueueStallsLookupsUntilAPop) {
   EXPECT_EQ(h.slice.next_event(), 14u);
   h.hold_replies = false;
   h.run_until(100);
-  ASSERT_EQ(h.replies.size(), 1u);
-  EXPECT_EQ(h.replies[0].cycle, 24u);
-  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 13u);
+  ASSERT_EQ(h.replies.size(), 2u);
+  EXPECT_EQ(h.replies[1].packet.id, 3u);
+  EXPECT_EQ(h.replies[1].cycle, 15u);
+  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 12u);
+}
+
+// Replies still in the hit pipeline leave the room of those waiting for the network alone: with
+// reply_queue 1, hit_latency lookups in a row all go, however long the network waits.
+TEST(L2Miss, RepliesInTheHitPipelineDoNotFillTheReplyQueue) {
+  L2Config c = small_config();
+  c.reply_queue = 1;
+  Harness h(c);
+  h.hold_replies = true;
+  for (uint64_t i = 0; i < 4; ++i) h.accept(packet(i + 1, 0x0, 1u << i, MemOp::Write), 0);
+  h.run_until(9);  // lookups at 0..3, acks ready at 10..13
+  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 0u);
+  h.hold_replies = false;
+  h.run_until(100);
+  ASSERT_EQ(h.replies.size(), 4u);
+  EXPECT_EQ(h.replies[3].cycle, 13u);
 }
 
 TEST(L2Miss, FillsAnsweredIntoAFullReplyQueueWaitInTheirMshr) {
   L2Config c = small_config();
   c.reply_queue = 1;
+  c.hit_latency = 1;
   Harness h(c);
   h.hold_replies = true;
-  h.accept(packet(1, 0x0, 0x1), 0);
-  h.accept(packet(2, 0x0, 0x1), 0);  // merged
-  h.run_until(1);
-  h.answer(0, 20);  // room for packet 1 (ready 30); packet 2 waits in the MSHR
+  h.accept(packet(9, 0x100, 0x1, MemOp::Write), 0);  // lookup 0: ack ready at 1, held
+  h.accept(packet(1, 0x0, 0x1), 0);                  // lookup 1: miss
+  h.accept(packet(2, 0x0, 0x1), 0);                  // lookup 2: merged
+  h.run_until(2);
+  h.answer(0, 20);  // room for packet 1 (ready 21), the queue then full; packet 2 waits
   h.run_until(35);
-  h.slice.pop_reply();  // at 35: packet 2 placed, ready 45
+  h.slice.pop_reply();  // at 35, the ack: packet 2 placed, ready 36
   h.hold_replies = false;
+  h.take(35);  // packet 1
   h.run_until(100);
-  ASSERT_EQ(h.replies.size(), 1u);
-  EXPECT_EQ(h.replies[0].packet.id, 2u);
-  EXPECT_EQ(h.replies[0].cycle, 45u);
+  ASSERT_EQ(h.replies.size(), 2u);
+  EXPECT_EQ(h.replies[0].packet.id, 1u);
+  EXPECT_EQ(h.replies[1].packet.id, 2u);
+  EXPECT_EQ(h.replies[1].cycle, 36u);
 }
 
 TEST(L2Miss, AFullMemoryQueueStallsMissesUntilAPop) {

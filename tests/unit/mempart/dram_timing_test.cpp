@@ -23,9 +23,9 @@ TEST(DramCommand, NamesAreTheJedecMnemonics) {
   EXPECT_STREQ(dram_command_name(DramCommandKind::RefreshBank), "REFpb");
 }
 
-TEST(DramPresets, AllFivePresetsAreConsistentAndNameTheirSource) {
+TEST(DramPresets, EveryPresetIsConsistentAndNamesItsSource) {
   ASSERT_EQ(dram_preset_names(),
-            (std::vector<std::string>{"GDDR3", "GDDR5", "GDDR6", "HBM2", "DDR4"}));
+            (std::vector<std::string>{"GDDR3", "GDDR5", "GDDR6", "HBM2", "HBM2-2430", "DDR4"}));
   for (const std::string& type : dram_preset_names()) {
     const DramTiming& t = dram_preset(type);
     EXPECT_EQ(t.problem(), "") << type;
@@ -44,6 +44,7 @@ TEST(DramPresets, PeakBandwidthIsTheDataRateTimesTheWidth) {
       {"GDDR5", 6.0 * 4},   // 6 Gbps/pin, x32
       {"GDDR6", 14.0 * 2},  // 14 Gbps/pin, one x16 channel
       {"HBM2", 1.754 * 8},  // 877 MHz DDR, one 64-bit pseudo-channel
+      {"HBM2-2430", 2.43 * 8},  // 1215 MHz DDR, one 64-bit pseudo-channel
       {"DDR4", 2.4 * 8},    // DDR4-2400, x64
   };
   for (const auto& e : expected) {
@@ -51,6 +52,25 @@ TEST(DramPresets, PeakBandwidthIsTheDataRateTimesTheWidth) {
   }
   // The V100: 4 stacks x 8 channels x 2 pseudo-channels, about 900 GB/s.
   EXPECT_NEAR(dram_preset("HBM2").peak_gbytes_per_s() * 64, 898.048, 1e-9);
+  // The A100 40 GB: 5 stacks x 8 channels x 2 pseudo-channels, 1555 GB/s (whitepaper).
+  EXPECT_NEAR(dram_preset("HBM2-2430").peak_gbytes_per_s() * 80, 1555.2, 1e-9);
+}
+
+// The faster HBM2 bin keeps the standard's nanoseconds: the same core timings in more clocks,
+// and the 877 MHz bin's clock counts exactly as they were.
+TEST(DramPresets, HbmBinsShareTheStandardsNanoseconds) {
+  const DramTiming &slow = dram_preset("HBM2"), &fast = dram_preset("HBM2-2430");
+  EXPECT_EQ(slow.tRCD, 13u);
+  EXPECT_EQ(slow.tRC, 42u);
+  EXPECT_EQ(slow.tRFC, 307u);
+  EXPECT_EQ(slow.tREFI, 3420u);
+  EXPECT_EQ(fast.tRCD, 18u);  // 14 ns at 0.823 ns
+  EXPECT_EQ(fast.tRAS, 41u);  // 33 ns
+  EXPECT_EQ(fast.tRFC, 426u);  // 350 ns
+  for (const DramTiming* t : {&slow, &fast}) {
+    EXPECT_GE(t->tRCD * t->tck_ns, 14.0);
+    EXPECT_LT((t->tRCD - 1) * t->tck_ns, 14.0);
+  }
 }
 
 TEST(DramPresets, BurstsAre32BytesOnGpuMemoryAnd64OnTheDimm) {
@@ -90,7 +110,7 @@ TEST(DramPresets, AnUnknownTypeIsAConfigErrorListingTheKnownOnes) {
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("'GDDR7'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("GDDR3, GDDR5, GDDR6, HBM2, DDR4"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("GDDR3, GDDR5, GDDR6, HBM2, HBM2-2430, DDR4"), std::string::npos)
         << e.what();
   }
 }

@@ -87,6 +87,53 @@ TEST(MemoryHierarchyTest, PartitionModeAnswersAfterActivateReadAndBurst) {
   EXPECT_EQ(done[0].cycle, 38u);
 }
 
+// Four partitions interleaved every 256 bytes, a 4-way 16 KB slice each (32 sets): a 48 KB
+// footprint is 12 KB a slice and fits. Read twice, line by line, the second pass must hit every
+// line. Indexed by the global line number instead, a slice's lines (two of every eight) would
+// fall in 8 of its 32 sets, 4 KB of room, and the second pass would miss.
+TEST(MemoryHierarchyTest, EachSliceIndexesItsSetsByThePartitionLocalAddress) {
+  HierarchyConfig c = small_config(true);
+  c.mapping.partitions = 4;
+  c.mapping.xor_hash = false;
+  c.l2.size_bytes = 16 * 1024;
+  c.l2.ways = 4;
+  MemoryHierarchy h(c);
+  const uint64_t lines = 48 * 1024 / 128;
+  uint64_t id = 0, cycle = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t line = 0; line < lines; ++line) {
+      h.offer(0, read(++id, line * 128, 0xF), cycle);
+      cycle = run(h).back().cycle;
+    }
+  }
+  uint64_t hits = 0, misses = 0;
+  for (uint32_t s = 0; s < 4; ++s) {
+    hits += h.slice(s).stats().read_hits;
+    misses += h.slice(s).stats().read_misses;
+  }
+  EXPECT_EQ(misses, lines);
+  EXPECT_EQ(hits, lines);
+}
+
+// memory.partition_latency_ns delays what a partition answers, so L2 misses only: 12 ns is 18
+// GDDR5 cycles (1.5 GHz), which the 1 GHz L2 sees 12 cycles later: the miss of
+// MissAndHitTakeTheHandComputedCycles at 41 + 12 = 53, its hit still 16 cycles after it is
+// offered; partition mode measures the DRAM alone and leaves the latency out.
+TEST(MemoryHierarchyTest, ThePartitionLatencyDelaysMissesOnly) {
+  HierarchyConfig c = small_config(true);
+  c.partition_latency_ns = 12;
+  MemoryHierarchy h(c);
+  h.offer(0, read(1, 0x0), 0);
+  EXPECT_EQ(run(h).at(0).cycle, 53u);
+  h.offer(1, read(2, 0x0), 53);
+  EXPECT_EQ(run(h).at(0).cycle, 69u);
+  HierarchyConfig dram_only = small_config(false);
+  dram_only.partition_latency_ns = 12;
+  MemoryHierarchy d(dram_only);
+  d.offer(0, read(1, 0x0), 0);
+  EXPECT_EQ(run(d).at(0).cycle, 38u);
+}
+
 // A controller read queue of one entry refuses the second of two misses until the first one's
 // RD issues; the refused fill goes the cycle after, not at whatever event comes next.
 //   A (address 0), as in MissAndHitTakeTheHandComputedCycles: in the slice at 2, to the
