@@ -12,7 +12,7 @@
 namespace gpusoc::l2 {
 
 auto L2Slice::Impl::lookup(const MemPacket& p, uint64_t cycle) -> Wait {
-  if (!cache) return pass_through(p);
+  if (!cache) return pass_through(p, cycle);
   const uint64_t line = p.address & line_mask;
   const uint32_t sectors = p.sector_mask << ((p.address - line) / kSectorBytes);
   const uint32_t set = set_of(line);
@@ -98,12 +98,21 @@ auto L2Slice::Impl::lookup_write(const MemPacket& p, uint64_t cycle, uint64_t li
 }
 
 // No cache: the packet itself goes to memory and holds an MSHR until memory answers it.
-auto L2Slice::Impl::pass_through(const MemPacket& p) -> Wait {
+auto L2Slice::Impl::pass_through(const MemPacket& p, uint64_t cycle) -> Wait {
+  if (p.op == MemOp::Write) {
+    // Posted: the controller's write queue holds it, and the writer is answered at once; the
+    // write's own acknowledgement from memory is ignored, like a write-back's.
+    if (memory.full() || replies.full()) return Wait::Queue;
+    ++stats.write_misses;
+    MemPacket posted = p;
+    posted.id = (writeback_serial++ << 32) | kWritebackBit;
+    memory.push_back(posted);
+    insert_reply(cycle, p);
+    return Wait::None;
+  }
   if (free_mshrs.empty()) return Wait::Mshr;
   if (memory.full()) return Wait::Queue;
-  ++(p.op == MemOp::Read    ? stats.read_misses
-     : p.op == MemOp::Write ? stats.write_misses
-                            : stats.atomic_misses);
+  ++(p.op == MemOp::Read ? stats.read_misses : stats.atomic_misses);
   const uint32_t m = take_mshr(p.address, kNone);
   mshrs[m].fetching = 1;
   add_waiter(m, p, p.sector_mask);
@@ -194,6 +203,7 @@ void L2Slice::Impl::fill_landed(uint64_t id, uint64_t cycle) {
 }
 
 void L2Slice::Impl::pass_through_landed(uint64_t id, uint64_t cycle) {
+  if (id & kWritebackBit) return;  // a posted write's acknowledgement
   for (uint32_t m = 0; m < mshrs.size(); ++m) {
     Mshr& mshr = mshrs[m];
     Waiter& w = waiter[size_t(m) * config.mshr_merges];

@@ -34,8 +34,9 @@
 //    those waiting for the network) the caller drains with reply_ready()/reply()/pop_reply(); a full reply queue
 //    stalls lookups.
 //  - size_bytes == 0: no cache. Every packet goes to memory unchanged (atomics through the ROP
-//    after their read), replies come back in memory's order: a pass-through that still obeys the
-//    port and queue bounds.
+//    after their read), replies to reads and atomics come back in memory's order, writes are
+//    answered when queued for memory: a pass-through that still obeys the port and queue
+//    bounds.
 // Details the contract leaves open, as implemented:
 //  - The port is charged at the lookup for the data the packet moves (in either direction):
 //    the next lookup comes max(1, ceil(data_bytes / bytes_per_cycle)) cycles later.
@@ -50,8 +51,9 @@
 //    advanced to. Output made outside advance() (flush, an answer ready at once) makes it
 //    return that cycle once. Call memory_reply() after advancing to its cycle.
 //  - Replacement: hits, merges and partial misses touch the line, allocations insert it; a fill
-//    landing does not. Pass-through packets each hold an MSHR until memory answers (ids must be
-//    unique among those in flight).
+//    landing does not. Pass-through reads and atomics each hold an MSHR until memory answers
+//    (ids must be unique among those in flight); pass-through writes are posted: answered at
+//    their lookup once the memory queue takes them, memory's acknowledgement ignored.
 #pragma once
 
 #include <cstdint>

@@ -74,7 +74,7 @@ struct L2Slice::Impl {
   Wait lookup(const MemPacket& packet, uint64_t cycle);
   Wait lookup_write(const MemPacket& packet, uint64_t cycle, uint64_t line, uint32_t sectors,
                     uint32_t set, uint32_t slot);
-  Wait pass_through(const MemPacket& packet);
+  Wait pass_through(const MemPacket& packet, uint64_t cycle);
   uint32_t choose_victim(uint32_t set);  // a tag-array slot, or kNone when every way is pending
   void evict(uint32_t slot);
   void send_fill(uint32_t mshr, uint64_t line, uint32_t sectors);

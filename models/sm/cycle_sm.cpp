@@ -106,6 +106,7 @@ bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
     slot.long_wait = false;
     slot.loads_waiting = 0;
     slot.draining = false;
+    slot.last_issued = RegisterUse();
     ++slot.generation;
     slot.scoreboard.clear();
     cta->slots.push_back(s);

@@ -92,6 +92,7 @@ class CycleSm : public sc_core::sc_module,
     const ptx::Inst* regs_for = nullptr;  // the instruction `regs` describes, in frame regs_frame
     uint32_t regs_frame = 0;
     RegisterUse regs;
+    RegisterUse last_issued;  // its previous instruction's registers (the operand reuse cache)
     Scoreboard scoreboard;
   };
   struct Block {

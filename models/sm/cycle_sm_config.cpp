@@ -76,6 +76,10 @@ const Param<U32> kRegisterBanks{"sm.register_banks", 0, "banks",
                                 "conflicts (sources in one bank are read one per cycle); 0 "
                                 "switches the model off",
                                 Range{0, 32}};
+const Param<bool> kOperandReuse{"sm.operand_reuse", false, "",
+                                "operand reuse cache (Volta and later, steered by ptxas's reuse "
+                                "flags): a source the warp's previous instruction read in the same "
+                                "operand slot, and did not write, reads no register bank"};
 const Param<U32> kSharedBanks{"sm.shared_banks", 16, "banks", "shared-memory banks",
                               Range{1, 64}.power_of_two()};
 const Param<U32> kSharedBankBytes{"sm.shared_bank_bytes", 4, "bytes",
@@ -150,6 +154,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   of[size_t(InstClass::WarpLevel)] = unit_named(kWarpLevelUnit.get(config));
   of[size_t(InstClass::Texture)] = Unit::Tex;
   c.register_banks = kRegisterBanks.get(config);
+  c.operand_reuse = kOperandReuse.get(config);
   c.shared.banks = kSharedBanks.get(config);
   c.shared.bank_bytes = kSharedBankBytes.get(config);
   c.shared_latency = kSharedLatency.get(config);

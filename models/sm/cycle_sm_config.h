@@ -23,6 +23,7 @@ struct CycleSmConfig {
   WarpSchedulerOptions scheduler_options;
   ExecutionUnitsConfig units;  // per processing block
   uint32_t register_banks = 0;  // per block; 0: no operand-collector conflicts
+  bool operand_reuse = false;   // sources reused from the warp's previous instruction read no bank
   SharedMemoryBanks shared;
   uint32_t shared_latency = 36;  // cycles from a conflict-free shared access to its data
   SectoredCacheConfig l1;        // size 0: no L1 data cache (Tesla): global accesses go out

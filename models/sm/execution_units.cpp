@@ -28,10 +28,14 @@ uint64_t ExecutionUnits::issue(Unit u, uint64_t now, uint32_t extra) {
   return start + config_.units[size_t(u)].latency;
 }
 
-uint32_t operand_bank_conflict_cycles(const uint32_t* source_regs, unsigned count, uint32_t banks) {
+uint32_t operand_bank_conflict_cycles(const uint32_t* source_regs, unsigned count, uint32_t banks,
+                                      uint32_t reused) {
   if (banks == 0 || count == 0) return 0;
   const uint32_t* end = source_regs + count;
-  auto read_before = [&](const uint32_t* r) { return std::find(source_regs, r, *r) != r; };
+  // Read already, or not read at all (from the reuse cache).
+  auto read_before = [&](const uint32_t* r) {
+    return ((reused >> (r - source_regs)) & 1) || std::find(source_regs, r, *r) != r;
+  };
   // The busiest bank sets the delay; it is counted from its first register, which every other
   // register of that bank follows.
   uint32_t busiest = 1;

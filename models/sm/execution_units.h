@@ -50,7 +50,9 @@ class ExecutionUnits {
 
 /// Register-file bank conflicts at operand collection: source registers in the same bank
 /// (register % banks) are read one per cycle, so an instruction whose sources put n reads on one
-/// bank waits n - 1 extra cycles. banks == 0 switches the model off (no conflicts).
-uint32_t operand_bank_conflict_cycles(const uint32_t* source_regs, unsigned count, uint32_t banks);
+/// bank waits n - 1 extra cycles. banks == 0 switches the model off (no conflicts). Sources whose
+/// bit is set in `reused` come from the operand reuse cache and read no bank.
+uint32_t operand_bank_conflict_cycles(const uint32_t* source_regs, unsigned count, uint32_t banks,
+                                      uint32_t reused = 0);
 
 }  // namespace gpusoc::sm

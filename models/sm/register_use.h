@@ -3,6 +3,8 @@
 // destinations, in one array, so that the scoreboard checks both without copying.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 
 #include "models/ptx/inst.h"
@@ -38,5 +40,20 @@ struct RegisterUse {
   const uint32_t* dests() const { return regs + num_sources; }
   unsigned count() const { return num_sources + num_dests; }
 };
+
+/// The operand reuse cache of Volta and later SMs, which ptxas's reuse flags steer: a source in
+/// the operand slot where the warp's previous instruction read the same register, which that
+/// instruction did not write, is served from the cache. The mask of `now`'s sources it serves.
+inline uint32_t reused_operands(const RegisterUse& now, const RegisterUse& previous) {
+  uint32_t mask = 0;
+  for (unsigned i = 0; i < now.num_sources && i < previous.num_sources; ++i) {
+    const uint32_t r = now.regs[i];
+    if (previous.regs[i] != r) continue;
+    const uint32_t* written = previous.dests();
+    if (std::find(written, written + previous.num_dests, r) == written + previous.num_dests)
+      mask |= 1u << i;
+  }
+  return mask;
+}
 
 }  // namespace gpusoc::sm

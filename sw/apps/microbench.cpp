@@ -53,12 +53,14 @@ AppResult latency(AppDevice& dev, uint64_t footprint) {
 
 // Streams a footprint of segments, one per block, through read and write kernels.
 AppResult bandwidth(AppDevice& dev, uint64_t footprint) {
-  constexpr uint32_t kThreads = 256, kSegments = 512, kRereadPasses = 8;
+  // A segment is one round of four float4 per thread: 8 KB, in the L1 of any configuration.
+  // 128 threads: few enough for read_bw's registers on small.json's 8192-register SMs.
+  constexpr uint32_t kThreads = 128, kSeg = 4 * kThreads, kRereadPasses = 8;
   dev.load("microbench.ptx");
-  const uint32_t seg = uint32_t(std::max<uint64_t>(kThreads, footprint / 16 / kSegments));
-  const uint64_t bytes = uint64_t(seg) * kSegments * 16;
+  const uint32_t segments = uint32_t(std::max<uint64_t>(1, footprint / (kSeg * 16))), seg = kSeg;
+  const uint64_t bytes = uint64_t(seg) * segments * 16;
   const DevicePtr data = dev.malloc(bytes), sink = dev.malloc(4);
-  const LaunchConfig grid{Dim3(kSegments), Dim3(kThreads)};
+  const LaunchConfig grid{Dim3(segments), Dim3(kThreads)};
   AppResult r;
   const auto timed = [&](const char* name, const char* what, uint64_t moved, auto&&... args) {
     const double ns = simulated_ns(dev, [&] { dev.run(args...); });
@@ -74,7 +76,7 @@ AppResult bandwidth(AppDevice& dev, uint64_t footprint) {
         bytes * kRereadPasses, "read_bw", grid, data, int32_t(seg), int32_t(kRereadPasses), 0, sink);
   const auto back = dev.download<float>(data, bytes / 4);
   r.verified = std::all_of(back.begin(), back.end(), [](float x) { return x == 1.0f; });
-  r.summary = fmt::format("{} segments of {} bytes: {}", kSegments, seg * 16,
+  r.summary = fmt::format("{} segments of {} bytes: {}", segments, seg * 16,
                           r.verified ? "every written word read back" : "written data wrong");
   return r;
 }
@@ -89,7 +91,7 @@ AppResult shared_memory(AppDevice& dev, uint64_t iters) {
   dev.run("shared_bw", LaunchConfig{Dim3(1), Dim3(kThreads)}, int32_t(iters), cycles, sink);
   const int64_t bw_cycles = dev.download<int64_t>(cycles, 1)[0];
   t.exact(bw_cycles > 0);
-  r.figures.push_back({"shared_bw", double(kThreads) * 8 * iters / double(bw_cycles),
+  r.figures.push_back({"shared_bw", double(kThreads) * 16 * iters / double(bw_cycles),
                        "bytes/cycle", "conflict-free loads of one SM"});
   for (uint32_t stride : {1, 2, 4, 8, 16, 32}) {
     dev.run("shared_stride", LaunchConfig{Dim3(1), Dim3(32)}, int32_t(stride), int32_t(iters),

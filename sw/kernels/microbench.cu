@@ -28,17 +28,28 @@ extern "C" __global__ void pchase(const unsigned long long* start, int steps, lo
   *sink = p;
 }
 
-// Each block reads a segment of `seg` float4, `passes` times: in pass p, segment
-// (block + p * shift) mod blocks. shift 0 re-reads the block's own segment (after the first pass,
-// from the L1); shift 1 reads one another SM last read (from the L2, when the footprint fits).
-// One store per thread keeps the loads live.
+// Each block (READ_BW_THREADS threads) reads a segment of `seg` float4 (a multiple of 4 *
+// READ_BW_THREADS), `passes` times: in pass p, segment (block + p * shift) mod blocks. shift 0
+// re-reads the block's own segment (after the first pass, from the L1); shift 1 reads one
+// another SM last read (from the L2, when the footprint fits). Four loads go in one asm block, ahead of their uses, as ptxas would
+// schedule them: four lines in flight per warp. One store per thread keeps the loads live.
+#define READ_BW_THREADS 128  // read_bw's block: its four loads are 2 KB apart
+
 extern "C" __global__ void read_bw(const float4* in, int seg, int passes, int shift, float* sink) {
   float s = 0.f;
   for (int pass = 0; pass < passes; ++pass) {
     const float4* base = in + (long long)((blockIdx.x + pass * shift) % gridDim.x) * seg;
-    for (int i = threadIdx.x; i < seg; i += blockDim.x) {
-      float4 v = base[i];
-      s += v.x + v.y + v.z + v.w;
+    for (int i = threadIdx.x; i < seg; i += 4 * READ_BW_THREADS) {
+      float a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3;
+      asm volatile(
+          "ld.global.v4.f32 {%0, %1, %2, %3}, [%16];\n\t"
+          "ld.global.v4.f32 {%4, %5, %6, %7}, [%16+2048];\n\t"
+          "ld.global.v4.f32 {%8, %9, %10, %11}, [%16+4096];\n\t"
+          "ld.global.v4.f32 {%12, %13, %14, %15}, [%16+6144];"
+          : "=f"(a0), "=f"(a1), "=f"(a2), "=f"(a3), "=f"(b0), "=f"(b1), "=f"(b2), "=f"(b3),
+            "=f"(c0), "=f"(c1), "=f"(c2), "=f"(c3), "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+          : "l"(base + i));
+      s += a0 + a1 + a2 + a3 + b0 + b1 + b2 + b3 + c0 + c1 + c2 + c3 + d0 + d1 + d2 + d3;
     }
   }
   if (s == 1.2345f) *sink = s;  // never true for the host's data; the loads stay
@@ -50,27 +61,33 @@ extern "C" __global__ void write_bw(float4* out, int seg, float value) {
   for (int i = threadIdx.x; i < seg; i += blockDim.x) base[i] = make_float4(value, value, value, value);
 }
 
-// Each thread reads shared memory `iters` times, conflict free (consecutive words per warp);
-// cycles[block] is the block's time. Shared bandwidth = bytes read / cycles, per SM.
+// Each thread reads shared memory `iters` times four words at a time, conflict free (consecutive
+// words per warp), the four loads in one asm block ahead of their uses; cycles[block] is the
+// block's time. Shared bandwidth = bytes read / cycles, per SM.
 extern "C" __global__ void shared_bw(int iters, long long* cycles, float* sink) {
   __shared__ float s[4096];
   for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[i] = i;
   __syncthreads();
-  float acc0 = 0.f, acc1 = 0.f;
+  float acc = 0.f;
   int j = threadIdx.x & 1023;
   long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
-    float a, b;
-    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(a) : "r"((unsigned)(__cvta_generic_to_shared(s + j))));
-    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(b) : "r"((unsigned)(__cvta_generic_to_shared(s + j + 1024))));
-    acc0 += a;
-    acc1 += b;
+    float a, b, c, d;
+    const unsigned p = (unsigned)__cvta_generic_to_shared(s + j);
+    asm volatile(
+        "ld.shared.f32 %0, [%4];\n\t"
+        "ld.shared.f32 %1, [%4+4096];\n\t"
+        "ld.shared.f32 %2, [%4+8192];\n\t"
+        "ld.shared.f32 %3, [%4+12288];"
+        : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+        : "r"(p));
+    acc += (a + b) + (c + d);
     j = (j + 32) & 1023;
   }
   __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
-  if (acc0 + acc1 == 1.2345f) *sink = acc0;
+  if (acc == 1.2345f) *sink = acc;
 }
 
 // One warp chases pointers in shared memory, lane l starting at word l * stride, each word holding

@@ -188,6 +188,8 @@ TEST(L2Slice, TheRopCountsEachOperationAndItsContentionApart) {
   EXPECT_EQ(r.wait_cycles, 15u + 8);
 }
 
+// Reads and atomics are answered in memory's order; a write is posted: answered at its lookup,
+// and memory's acknowledgement of it changes nothing.
 TEST(L2Slice, WithoutCachePacketsPassToMemoryUnchangedAndReplyInMemorysOrder) {
   L2Config c = small_config();
   c.size_bytes = 0;
@@ -203,14 +205,17 @@ TEST(L2Slice, WithoutCachePacketsPassToMemoryUnchangedAndReplyInMemorysOrder) {
   EXPECT_EQ(h.memory[0].packet.id, 11u);
   EXPECT_EQ(h.memory[0].packet.address, 0x1000u);
   EXPECT_EQ(h.memory[0].packet.sector_mask, 0xFu);
+  EXPECT_EQ(h.memory[1].packet.op, MemOp::Write);
+  EXPECT_EQ(h.memory[1].packet.address, 0x2000u);
   EXPECT_EQ(h.memory[2].packet.op, MemOp::Atomic);
-  h.answer(1, 20);  // memory answers the write first
+  ASSERT_EQ(h.replies.size(), 1u);
+  EXPECT_EQ(h.replies[0].packet.id, 12u);
+  EXPECT_EQ(h.replies[0].cycle, 2u);  // posted
+  h.answer(1, 20);  // memory acknowledges the write first: nothing waits for it
   h.answer(2, 25);  // the atomic's read: ROP 25..33
   h.answer(0, 30);
   h.run_until(100);
   ASSERT_EQ(h.replies.size(), 3u);
-  EXPECT_EQ(h.replies[0].packet.id, 12u);
-  EXPECT_EQ(h.replies[0].cycle, 20u);
   EXPECT_EQ(h.replies[1].packet.id, 11u);
   EXPECT_EQ(h.replies[1].cycle, 30u);
   EXPECT_EQ(h.replies[2].packet.id, 13u);

@@ -8,6 +8,7 @@
 
 #include "models/common/error.h"
 #include "models/sm/execution_units.h"
+#include "models/sm/register_use.h"
 
 namespace gpusoc::sm {
 namespace {
@@ -119,6 +120,15 @@ TEST(OperandBankConflicts, TwoBanks) {
   EXPECT_EQ(conflicts({0, 2, 0, 2, 4}, 2), 2u);
 }
 
+// Sources served by the operand reuse cache read no bank: FFMA R1, R3, R5 with R3 and R5 reused
+// reads R1 alone.
+TEST(OperandBankConflicts, ReusedSourcesReadNoBank) {
+  const std::vector<uint32_t> regs{1, 3, 5};
+  EXPECT_EQ(operand_bank_conflict_cycles(regs.data(), 3, 2), 2u);
+  EXPECT_EQ(operand_bank_conflict_cycles(regs.data(), 3, 2, 0b110), 0u);
+  EXPECT_EQ(operand_bank_conflict_cycles(regs.data(), 3, 2, 0b100), 1u);
+}
+
 TEST(OperandBankConflicts, FourBanks) {
   EXPECT_EQ(conflicts({1, 2, 3}, 4), 0u);
   EXPECT_EQ(conflicts({0, 4, 8}, 4), 2u);
@@ -127,6 +137,24 @@ TEST(OperandBankConflicts, FourBanks) {
   EXPECT_EQ(conflicts({0, 1, 2, 3, 4}, 4), 1u);
   EXPECT_EQ(conflicts({8, 8, 4, 0, 4}, 4), 2u);
   EXPECT_EQ(conflicts({2, 6, 3}, 4), 1u);
+}
+
+// RegisterUse of a made-up instruction: sources, then destinations.
+RegisterUse uses(std::vector<uint32_t> sources, std::vector<uint32_t> dests) {
+  RegisterUse u;
+  for (uint32_t r : sources) u.regs[u.num_sources++] = r;
+  for (uint32_t r : dests) u.regs[u.num_sources + u.num_dests++] = r;
+  return u;
+}
+
+// A dependent chain x = fma(x, b, b): b is reused in its slots; x, written by the previous
+// instruction, is read again; a register moved to another slot is read again too.
+TEST(OperandReuse, ASourceInTheSameSlotNotWrittenSinceIsReused) {
+  const RegisterUse fma = uses({1, 3, 3}, {1});
+  EXPECT_EQ(reused_operands(fma, fma), 0b110u);
+  EXPECT_EQ(reused_operands(uses({3, 1}, {}), uses({1, 3}, {})), 0u);
+  EXPECT_EQ(reused_operands(uses({5, 7}, {}), RegisterUse()), 0u);
+  EXPECT_EQ(reused_operands(uses({5, 7}, {}), uses({5, 7, 9}, {})), 0b11u);
 }
 
 }  // namespace
