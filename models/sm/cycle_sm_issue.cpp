@@ -68,10 +68,13 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
 
   // Issue: the PTX core executes it now; the SM decides when its results land.
-  const uint32_t extra = operand_bank_conflict_cycles(
-      regs.sources(), regs.num_sources, config_.register_banks,
-      config_.operand_reuse ? reused_operands(regs, slot.last_issued) : 0);
-  slot.last_issued = regs;
+  uint32_t reused = 0;
+  if (config_.operand_reuse) {
+    reused = reused_operands(regs, slot.last_issued);
+    slot.last_issued = regs;
+  }
+  const uint32_t extra = operand_bank_conflict_cycles(regs.sources(), regs.num_sources,
+                                                      config_.register_banks, reused);
   const uint64_t result = block.units.issue(unit, cycle_, extra);
   issuing_slot_ = s;
   issuing_ = in;

@@ -51,39 +51,44 @@ AppResult latency(AppDevice& dev, uint64_t footprint) {
   return r;
 }
 
-// Streams a footprint of segments, one per block, through read and write kernels.
+// Streams a footprint of 8 KB segments through write and read kernels: once from DRAM, then
+// again and again from the L2 (segments another SM read last) and from the L1 (one segment for
+// every block). The re-reads run kBlocks blocks, enough for every SM of every configuration.
 AppResult bandwidth(AppDevice& dev, uint64_t footprint) {
   // A segment is one round of four float4 per thread: 8 KB, in the L1 of any configuration.
   // 128 threads: few enough for read_bw's registers on small.json's 8192-register SMs.
-  constexpr uint32_t kThreads = 128, kSeg = 4 * kThreads, kRereadPasses = 8;
+  constexpr uint32_t kThreads = 128, kSeg = 4 * kThreads, kBlocks = 1024, kL2Passes = 8,
+                     kL1Passes = 32;
   dev.load("microbench.ptx");
-  const uint32_t segments = uint32_t(std::max<uint64_t>(1, footprint / (kSeg * 16))), seg = kSeg;
-  const uint64_t bytes = uint64_t(seg) * segments * 16;
+  const uint32_t segments = uint32_t(std::max<uint64_t>(1, footprint / (kSeg * 16)));
+  const uint64_t bytes = uint64_t(kSeg) * segments * 16, seg_bytes = kSeg * 16;
   const DevicePtr data = dev.malloc(bytes), sink = dev.malloc(4);
-  const LaunchConfig grid{Dim3(segments), Dim3(kThreads)};
+  const LaunchConfig stream{Dim3(segments), Dim3(kThreads)}, many{Dim3(kBlocks), Dim3(kThreads)};
+  const int32_t seg = int32_t(kSeg), all = int32_t(segments);
   AppResult r;
   const auto timed = [&](const char* name, const char* what, uint64_t moved, auto&&... args) {
     const double ns = simulated_ns(dev, [&] { dev.run(args...); });
     r.figures.push_back(rate(name, double(moved), ns, "GB/s", what));
   };
-  timed("write_bw", "stores of each block's segment", bytes, "write_bw", grid, data, int32_t(seg),
-        1.0f);
-  timed("read_bw", "loads of each block's segment, after the writes", bytes, "read_bw", grid,
-        data, int32_t(seg), 1, 0, sink);
+  timed("write_bw", "stores of each block's segment", bytes, "write_bw", stream, data, seg, 1.0f);
+  timed("read_bw", "loads of each block's segment, after the writes", bytes, "read_bw", stream,
+        data, seg, all, 1, 0, sink);
   timed("reread_l2_bw", "loads of segments another SM read last (L2 when the footprint fits)",
-        bytes * kRereadPasses, "read_bw", grid, data, int32_t(seg), int32_t(kRereadPasses), 1, sink);
-  timed("reread_l1_bw", "loads of the block's own segment again (L1 when it fits)",
-        bytes * kRereadPasses, "read_bw", grid, data, int32_t(seg), int32_t(kRereadPasses), 0, sink);
+        seg_bytes * kBlocks * kL2Passes, "read_bw", many, data, seg, all, int32_t(kL2Passes), 1,
+        sink);
+  timed("reread_l1_bw", "loads of one segment by every block, again and again (L1)",
+        seg_bytes * kBlocks * kL1Passes, "read_bw", many, data, seg, 1, int32_t(kL1Passes), 0,
+        sink);
   const auto back = dev.download<float>(data, bytes / 4);
   r.verified = std::all_of(back.begin(), back.end(), [](float x) { return x == 1.0f; });
-  r.summary = fmt::format("{} segments of {} bytes: {}", segments, seg * 16,
+  r.summary = fmt::format("{} segments of {} bytes: {}", segments, seg_bytes,
                           r.verified ? "every written word read back" : "written data wrong");
   return r;
 }
 
 // Shared-memory bandwidth of one SM, and the latency of a load at each bank-conflict degree.
 AppResult shared_memory(AppDevice& dev, uint64_t iters) {
-  constexpr uint32_t kThreads = 512;
+  constexpr uint32_t kThreads = 256;  // few enough for shared_bw on the 8800 GTX
   dev.load("microbench.ptx");
   const DevicePtr cycles = dev.malloc(8), sink = dev.malloc(kThreads * 4);
   AppResult r;
@@ -91,7 +96,7 @@ AppResult shared_memory(AppDevice& dev, uint64_t iters) {
   dev.run("shared_bw", LaunchConfig{Dim3(1), Dim3(kThreads)}, int32_t(iters), cycles, sink);
   const int64_t bw_cycles = dev.download<int64_t>(cycles, 1)[0];
   t.exact(bw_cycles > 0);
-  r.figures.push_back({"shared_bw", double(kThreads) * 16 * iters / double(bw_cycles),
+  r.figures.push_back({"shared_bw", double(kThreads) * 32 * iters / double(bw_cycles),
                        "bytes/cycle", "conflict-free loads of one SM"});
   for (uint32_t stride : {1, 2, 4, 8, 16, 32}) {
     dev.run("shared_stride", LaunchConfig{Dim3(1), Dim3(32)}, int32_t(stride), int32_t(iters),

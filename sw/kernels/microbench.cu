@@ -29,16 +29,18 @@ extern "C" __global__ void pchase(const unsigned long long* start, int steps, lo
 }
 
 // Each block (READ_BW_THREADS threads) reads a segment of `seg` float4 (a multiple of 4 *
-// READ_BW_THREADS), `passes` times: in pass p, segment (block + p * shift) mod blocks. shift 0
-// re-reads the block's own segment (after the first pass, from the L1); shift 1 reads one
-// another SM last read (from the L2, when the footprint fits). Four loads go in one asm block, ahead of their uses, as ptxas would
+// READ_BW_THREADS), `passes` times: in pass p, segment (block + p * shift) mod `segments`. One
+// segment for every block, read over and over, comes from the L1; with shift 1 a block reads
+// one another SM read last (from the L2, when the footprint fits); one pass over as many
+// segments as blocks streams from DRAM. Four loads go in one asm block, ahead of their uses, as ptxas would
 // schedule them: four lines in flight per warp. One store per thread keeps the loads live.
 #define READ_BW_THREADS 128  // read_bw's block: its four loads are 2 KB apart
 
-extern "C" __global__ void read_bw(const float4* in, int seg, int passes, int shift, float* sink) {
+extern "C" __global__ void read_bw(const float4* in, int seg, int segments, int passes, int shift,
+                                   float* sink) {
   float s = 0.f;
   for (int pass = 0; pass < passes; ++pass) {
-    const float4* base = in + (long long)((blockIdx.x + pass * shift) % gridDim.x) * seg;
+    const float4* base = in + (long long)((blockIdx.x + pass * shift) % segments) * seg;
     for (int i = threadIdx.x; i < seg; i += 4 * READ_BW_THREADS) {
       float a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3;
       asm volatile(
@@ -61,28 +63,33 @@ extern "C" __global__ void write_bw(float4* out, int seg, float value) {
   for (int i = threadIdx.x; i < seg; i += blockDim.x) base[i] = make_float4(value, value, value, value);
 }
 
-// Each thread reads shared memory `iters` times four words at a time, conflict free (consecutive
-// words per warp), the four loads in one asm block ahead of their uses; cycles[block] is the
-// block's time. Shared bandwidth = bytes read / cycles, per SM.
+// Each thread reads shared memory `iters` times eight words at a time, conflict free (consecutive
+// words per warp), the eight loads in one asm block ahead of their uses (enough in flight to keep
+// the banks busy with 16 warps); cycles[block] is the block's time. Shared bandwidth = bytes
+// read / cycles, per SM.
 extern "C" __global__ void shared_bw(int iters, long long* cycles, float* sink) {
   __shared__ float s[4096];
   for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[i] = i;
   __syncthreads();
   float acc = 0.f;
-  int j = threadIdx.x & 1023;
+  int j = threadIdx.x & 511;
   long long t0 = clock64();
   for (int i = 0; i < iters; ++i) {
-    float a, b, c, d;
+    float a, b, c, d, e, f, g, h;
     const unsigned p = (unsigned)__cvta_generic_to_shared(s + j);
     asm volatile(
-        "ld.shared.f32 %0, [%4];\n\t"
-        "ld.shared.f32 %1, [%4+4096];\n\t"
-        "ld.shared.f32 %2, [%4+8192];\n\t"
-        "ld.shared.f32 %3, [%4+12288];"
-        : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+        "ld.shared.f32 %0, [%8];\n\t"
+        "ld.shared.f32 %1, [%8+2048];\n\t"
+        "ld.shared.f32 %2, [%8+4096];\n\t"
+        "ld.shared.f32 %3, [%8+6144];\n\t"
+        "ld.shared.f32 %4, [%8+8192];\n\t"
+        "ld.shared.f32 %5, [%8+10240];\n\t"
+        "ld.shared.f32 %6, [%8+12288];\n\t"
+        "ld.shared.f32 %7, [%8+14336];"
+        : "=f"(a), "=f"(b), "=f"(c), "=f"(d), "=f"(e), "=f"(f), "=f"(g), "=f"(h)
         : "r"(p));
-    acc += (a + b) + (c + d);
-    j = (j + 32) & 1023;
+    acc += ((a + b) + (c + d)) + ((e + f) + (g + h));
+    j = (j + 32) & 511;
   }
   __syncthreads();
   long long t1 = clock64();
