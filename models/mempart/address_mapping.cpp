@@ -9,9 +9,11 @@
 // stays a bijection and address_of() can undo it once it has rebuilt the row:
 // - bank, bank group and channel are XORed with row-derived bits (permutation-based
 //   interleaving, Zhang et al., MICRO 2000): for a fixed row that permutes the banks;
-// - the partition is rotated, (slot + shift) mod partitions: for a fixed row that permutes the
-//   partitions, whatever their count, and the row follows from the partition-local address,
-//   which does not depend on the partition.
+// - the partition is rotated, (slot + shift) mod partitions: for a fixed partition-local address
+//   that permutes the partitions, whatever their count, and the local address does not depend on
+//   the partition. The shift is the row's fold XORed with a fold of the local chunk index's other
+//   bits (column, bank, ...), so that a stride of partitions x interleave_bytes, which keeps the
+//   slot and the row, still moves from partition to partition instead of camping on one.
 // The row-derived bits are ONE XOR-fold of the row, as wide as the bank, bank group, channel and
 // partition indices together (the channel too: unhashed, a large stride keeps to one channel). With
 // one fold per field, the fields would move in step (a 64 KiB stride over 8 partitions used 8 of
@@ -126,6 +128,18 @@ AddressMapping::AddressMapping(const AddressMappingConfig& config, const std::st
   // Rows are 32 bits: a fold that wide is the row itself.
   hash_bits_ = std::min(partition_hash_shift_ + partition_bits, 32u);
   hash_mask_ = (uint64_t(1) << hash_bits_) - 1;
+  rotation_bits_ = std::max(partition_bits, 1u);  // the rotation's own width
+  rotation_mask_ = (uint64_t(1) << rotation_bits_) - 1;
+}
+
+uint32_t AddressMapping::rotation_of(uint64_t row_fold, uint64_t local) const {
+  uint64_t fold = row_fold >> partition_hash_shift_;
+  // Within the mapped bits (addresses past the capacity wrap), less the row's.
+  const uint64_t mapped = local_bits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << local_bits_) - 1;
+  for (uint64_t rest = (local & mapped & ~row_.put(row_.mask)) >> interleave_shift_; rest != 0;
+       rest >>= rotation_bits_)
+    fold ^= rest & rotation_mask_;
+  return uint32_t(partition_mask_ ? fold & partition_mask_ : fold % config_.partitions);
 }
 
 uint64_t AddressMapping::row_hash(uint32_t row) const {
@@ -153,9 +167,7 @@ DramLocation AddressMapping::compute(uint64_t address) const {
     where.bank ^= uint32_t(hash) & bank_.mask;
     where.bank_group ^= uint32_t(hash >> group_hash_shift_) & bank_group_.mask;
     where.channel ^= uint32_t(hash >> channel_hash_shift_) & channel_.mask;
-    const uint64_t rotation = hash >> partition_hash_shift_;
-    where.partition +=
-        uint32_t(partition_mask_ ? rotation & partition_mask_ : rotation % partitions);
+    where.partition += rotation_of(hash, local);
     if (where.partition >= partitions) where.partition -= partitions;
   }
   return where;
@@ -185,10 +197,10 @@ uint64_t AddressMapping::address_of(const DramLocation& where) const {
     bank ^= uint32_t(hash) & bank_.mask;
     group ^= uint32_t(hash >> group_hash_shift_) & bank_group_.mask;
     channel ^= uint32_t(hash >> channel_hash_shift_) & channel_.mask;
-    rotation = uint32_t((hash >> partition_hash_shift_) % partitions);
   }
   const uint64_t local = column_.put(where.column) | bank_group_.put(group) | bank_.put(bank) |
                          channel_.put(channel) | row_.put(where.row);
+  if (hash_bits_ != 0) rotation = rotation_of(row_hash(where.row), local);
   const uint32_t slot = where.partition >= rotation ? where.partition - rotation
                                                     : where.partition + partitions - rotation;
   const uint64_t chunk = (local >> interleave_shift_) * partitions + slot;

@@ -42,7 +42,10 @@ struct AddressMappingConfig {
   /// GDDR5, GDDR6, HBM2 and DDR4), and every few bursts the channel, so that it keeps all the
   /// partition's channels busy; each channel still sees consecutive columns of one row.
   std::vector<std::string> layout{"bank_group", "channel", "column", "bank", "row"};
-  bool xor_hash = true;  // XOR bank group, bank, channel and partition with row bits
+  /// XOR bank group, bank and channel with a fold of the row bits, and rotate the partition by
+  /// that fold and one of the other bits above it (so that strides of partitions x
+  /// interleave_bytes do not camp on one partition).
+  bool xor_hash = true;
   /// What is wrong (not a power of two, a field missing or repeated, ...), naming `prefix`.key;
   /// empty when nothing is.
   std::string problem(const std::string& prefix) const;
@@ -89,6 +92,9 @@ class AddressMapping {
   // XOR-fold of the row, `hash_bits_` wide: bank bits low, then bank group, channel, and the
   // partition rotation (see address_mapping.cpp for why one fold and not one per field).
   uint64_t row_hash(uint32_t row) const;
+  // The partition rotation of a partition-local address: the row's fold (`row_fold`, from
+  // row_hash) XORed with a fold of the local chunk index's bits outside the row.
+  uint32_t rotation_of(uint64_t row_fold, uint64_t local) const;
   DramLocation compute(uint64_t address) const;
 
   AddressMappingConfig config_;
@@ -99,6 +105,8 @@ class AddressMapping {
   unsigned partition_shift_ = 0;
   uint32_t partition_mask_ = 0;
   unsigned hash_bits_ = 0;  // width of the fold; 0: no hashing
+  unsigned rotation_bits_ = 1;  // width of the partition rotation's fold
+  uint64_t rotation_mask_ = 1;
   uint64_t hash_mask_ = 0;
   unsigned group_hash_shift_ = 0, channel_hash_shift_ = 0, partition_hash_shift_ = 0;
   mutable bool has_last_ = false;  // map()'s last question and answer

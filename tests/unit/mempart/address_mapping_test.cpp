@@ -102,13 +102,14 @@ TEST(AddressMappingLayout, HashXorsTheBankAndRotatesThePartitionAsComputedByHand
   const AddressMapping m(gtx(6, true));
   // Row 421 = 0b1'1010'0101 instead of 5: local 421<<13 | 3<<10 | 17<<5 | 7, quotient 13486,
   // offset (13486 x 6 + 4) x 256 + 39 = 0x13c1827. Fold width 3 bank bits + 5 partition bits
-  // (ceil(log2 6) + 2): 0xa5 ^ 0x1 = 0xa4. Bank 3 ^ (0xa4 & 7) = 7; rotation (0xa4 >> 3) % 6 =
-  // 20 % 6 = 2, partition (4 + 2) % 6 = 0.
+  // (ceil(log2 6) + 2): 0xa5 ^ 0x1 = 0xa4. Bank 3 ^ (0xa4 & 7) = 7. The rotation folds the row's
+  // 0xa4 >> 3 = 20 with the local chunk index's other bits, (3<<10 | 17<<5 | 7) >> 8 = 14, in 5
+  // bits: 20 ^ 14 = 26, 26 % 6 = 2, partition (4 + 2) % 6 = 0.
   const DramLocation want{0, 0, 0, 7, 421, 17};
   EXPECT_EQ(m.map(kBase + 0x13c1827), want);
   EXPECT_EQ(m.address_of(want), kBase + 0x13c1827 - 7);
-  // Row 5 folds to 5: bank 3 ^ 5 = 6, rotation 0.
-  EXPECT_EQ(m.map(kBase + 0x41827), (DramLocation{4, 0, 0, 6, 5, 17}));
+  // Row 5 folds to 5: bank 3 ^ 5 = 6; rotation (5 >> 3) ^ 14 = 14, 14 % 6 = 2: partition 0.
+  EXPECT_EQ(m.map(kBase + 0x41827), (DramLocation{0, 0, 0, 6, 5, 17}));
 }
 
 TEST(AddressMappingLayout, CustomLayoutWithFieldsBelowTheInterleaveAsComputedByHand) {
@@ -283,6 +284,22 @@ TEST(AddressMappingSpread, HashedPowerOfTwoStridesSpreadOverAllPartitionsAndBank
       ASSERT_EQ(spread.banks.size(), all_banks(c));
       EXPECT_LE(Spread::ratio(spread.partitions), spread_bound(c.partitions));
       EXPECT_LE(Spread::ratio(spread.banks), spread_bound(c.partitions));
+    }
+  }
+}
+
+// A stride of partitions x interleave_bytes keeps the partition slot, and over a few KiB the row
+// too: without a fold of the bits between them the partitions camp (every access on one). Here
+// 4P accesses within one row visit every partition.
+TEST(AddressMappingSpread, AStrideOfOneChunkPerPartitionVisitsEveryPartition) {
+  for (uint32_t partitions : {6u, 8u}) {
+    for (bool hash : {true, false}) {
+      const AddressMappingConfig c = gtx(partitions, hash);
+      const AddressMapping m(c);
+      Spread spread;
+      for (uint64_t k = 0; k < 4 * partitions; ++k)
+        spread.add(m.map(kBase + k * partitions * c.interleave_bytes));
+      EXPECT_EQ(spread.partitions.size(), hash ? partitions : 1u) << label(c);
     }
   }
 }
