@@ -6,7 +6,7 @@ value (the L1 hit latency, calibrated, and the FP32 FMA throughput, which the SM
 --json gives one line per figure with its source; --markdown writes the table with the MAPE
 summary; the references file checks out (every figure cites a known source and configuration);
 bad input (an unknown configuration, a missing program, a figure no app reports) is one clear
-error.
+error; the footprint sweep on the 8800 GTX, which caches no global loads, is flat.
 """
 import json
 import os
@@ -48,6 +48,19 @@ class ValidateTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("FP32 FMA throughput", r.stdout)
         self.assertIn("met", r.stdout)
+
+    def test_the_footprint_sweep_plots_latency_flat_without_a_cache(self):
+        # The 8800 GTX caches no global loads: every footprint is a DRAM access.
+        with tempfile.TemporaryDirectory() as d:
+            png = os.path.join(d, "sweep.png")
+            r = validate("--config", "tesla-8800gtx", "--sweep", png)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            rows = [line.split() for line in r.stdout.splitlines()[1:]]
+            self.assertEqual([row[0] for row in rows], [str(8 << k) for k in range(14)])
+            latencies = [float(row[2]) for row in rows]
+            self.assertLess(max(latencies) / min(latencies), 1.05)
+            self.assertGreater(min(latencies), 400)
+            self.assertGreater(os.path.getsize(png), 1000)
 
     def test_the_references_cite_known_sources(self):
         with open(os.path.join(ROOT, "scripts/validation/references.json"), encoding="utf-8") as f:
