@@ -363,15 +363,18 @@ void CycleSm::run() {
       continue;
     }
     // Jump at most a quantum past SystemC time, so that CTAs and replies arriving meanwhile are
-    // late by no more than that.
-    const uint64_t horizon = (sc_core::sc_time_stamp().value() + quantum_ps) / cycle_ps_;
+    // late by no more than that. A request held back for END_REQ (the memory's port queue full)
+    // keeps the SM in step with SystemC: ahead, it would learn of the room a quantum late and
+    // send its next requests then.
+    const uint64_t lookahead_ps = port_.awaiting_end_req() ? 0 : quantum_ps;
+    const uint64_t horizon = (sc_core::sc_time_stamp().value() + lookahead_ps) / cycle_ps_;
     if (next > horizon) {
       advance_to(std::max(horizon, cycle_ + 1));
       synchronize_to(cycle_);
       continue;
     }
     advance_to(next);
-    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + quantum_ps) synchronize_to(cycle_);
+    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + lookahead_ps) synchronize_to(cycle_);
   }
 }
 

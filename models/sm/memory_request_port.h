@@ -78,6 +78,8 @@ class MemoryRequestPort : public sc_core::sc_module {
   bool has_completions() const { return !completions_.empty(); }
   /// Requests whose completion is not yet known.
   uint32_t in_flight() const { return in_flight_; }
+  /// Whether the last request waits for END_REQ: the target's queue was full when it came.
+  bool awaiting_end_req() const { return awaiting_end_req_ != nullptr; }
   /// Notified when something arrives backward (END_REQ or BEGIN_RESP): what an SM with nothing
   /// else to do waits on.
   const sc_core::sc_event& activity() const { return activity_; }

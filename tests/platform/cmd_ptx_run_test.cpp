@@ -197,6 +197,26 @@ TEST_F(CommandsTest, RunReportsTheAppsFiguresInTheStatistics) {
   EXPECT_GT(double(figures.at("latency_cold").at("value")), 200.0) << "the first touch is DRAM";
 }
 
+// The SMs' temporal decoupling (sm.cycle.quantum_ns) must not change timing: an L2 re-read whose
+// requests fill the memory's port queues (END_REQ held back) takes the same simulated time with
+// a 1 us quantum as with 10 ns. Held back, an SM ahead of SystemC learnt of room a quantum late:
+// 7.83 us against 7.17 before it kept in step while waiting for END_REQ.
+TEST_F(CommandsTest, TheSmQuantumDoesNotChangeTimingUnderBackpressure) {
+  const auto simulated_us = [&](int quantum_ns) {
+    const Outcome r = gpusoc("launch " + kKernels +
+                             "/microbench.ptx read_bw zero:2097152 i32:512 i32:256 i32:2 i32:1 "
+                             "zero:4 --grid 512 --block 128 --config " + kConfigs +
+                             "/volta-v100.json --set sm.model=cycle --set sm.cycle.quantum_ns=" +
+                             std::to_string(quantum_ns));
+    EXPECT_EQ(r.status, 0) << r.err;
+    const size_t at = r.out.find(" us simulated");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    return std::stod(r.out.substr(r.out.rfind(' ', at - 1) + 1));
+  };
+  const double coarse = simulated_us(1000), fine = simulated_us(10);
+  EXPECT_NEAR(coarse / fine, 1.0, 0.02) << coarse << " us against " << fine << " us";
+}
+
 TEST_F(CommandsTest, RunNeeds32ThreadWarps) {
   const Outcome r = gpusoc("run saxpy --set sm.warp_size=16 --set sm.max_threads=768");
   EXPECT_EQ(r.status, 1);
