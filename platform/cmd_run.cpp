@@ -96,6 +96,15 @@ struct FigureStats : StatGroup {
   std::deque<Scalar> stats;
 };
 
+// Reports the run, writes the statistics with the app's figures, and gives the exit status.
+int finish(const CommandContext& ctx, const apps::App& app, const char* backend,
+           const apps::AppResult& result, const apps::AppStats& stats) {
+  report(app, backend, result, stats, ctx.config);
+  const FigureStats figures(ctx.stats, result.figures);
+  ctx.write_stats();
+  return result.verified ? 0 : 1;
+}
+
 int run(const CommandContext& ctx) {
   const apps::App& app = find(ctx.args[0]);
   const uint64_t size = app_size(ctx, app);
@@ -105,10 +114,7 @@ int run(const CommandContext& ctx) {
     apps::FunctionalAppDevice device(
         with_checking(functional_device_options(ctx.config), ctx.options));
     result = app.run(device, size);
-    report(app, device.backend(), result, device.stats(), ctx.config);
-    const FigureStats figures(ctx.stats, result.figures);
-    ctx.write_stats();
-    return result.verified ? 0 : 1;
+    return finish(ctx, app, device.backend(), result, device.stats());
   }
   SocPlatform soc(ctx.config, ctx.stats);
   apps::AppStats stats;
@@ -118,10 +124,7 @@ int run(const CommandContext& ctx) {
     result = app.run(device, size);
     stats = device.stats();
   });
-  report(app, "soc", result, stats, ctx.config);
-  const FigureStats figures(ctx.stats, result.figures);
-  ctx.write_stats();
-  return result.verified ? 0 : 1;
+  return finish(ctx, app, "soc", result, stats);
 }
 
 int list(const CommandContext&) {

@@ -97,7 +97,8 @@ auto L2Slice::Impl::lookup_write(const MemPacket& p, uint64_t cycle, uint64_t li
   return Wait::None;
 }
 
-// No cache: the packet itself goes to memory and holds an MSHR until memory answers it.
+// No cache: the packet itself goes to memory. Reads and atomics hold an MSHR until memory
+// answers; writes are posted.
 auto L2Slice::Impl::pass_through(const MemPacket& p, uint64_t cycle) -> Wait {
   if (p.op == MemOp::Write) {
     // Posted: the controller's write queue holds it, and the writer is answered at once; the
@@ -105,7 +106,7 @@ auto L2Slice::Impl::pass_through(const MemPacket& p, uint64_t cycle) -> Wait {
     if (memory.full() || replies.full()) return Wait::Queue;
     ++stats.write_misses;
     MemPacket posted = p;
-    posted.id = (writeback_serial++ << 32) | kWritebackBit;
+    posted.id = next_writeback_id();
     memory.push_back(posted);
     insert_reply(cycle, p);
     return Wait::None;
@@ -153,7 +154,7 @@ void L2Slice::Impl::send_fill(uint32_t m, uint64_t line, uint32_t sectors) {
 void L2Slice::Impl::send_writeback(uint64_t line, uint32_t sectors) {
   const uint32_t first = uint32_t(__builtin_ctz(sectors));
   MemPacket wb;
-  wb.id = (writeback_serial++ << 32) | kWritebackBit;
+  wb.id = next_writeback_id();
   wb.address = line + uint64_t(first) * kSectorBytes;
   wb.sector_mask = sectors >> first;
   wb.op = MemOp::Write;

@@ -37,7 +37,9 @@ const Param<U32> kMemoryQueue{"l2.memory_queue", kL2.memory_queue, "packets",
                               "(at least 2 with a cache: a miss may send both)",
                               Range{1, 4096}};
 const Param<U32> kReplyQueue{"l2.reply_queue", kL2.reply_queue, "packets",
-                             "replies waiting for the reply network, beyond those still in the hit pipeline (hit_latency of them)", Range{1, 4096}};
+                             "replies waiting for the reply network, beyond those still in the "
+                             "hit pipeline (hit_latency of them)",
+                             Range{1, 4096}};
 const Param<std::string> kReplacement{"l2.replacement", kL2.replacement, "",
                                       "L2 replacement policy: lru, fifo or random (fixed seed)",
                                       OneOf{"lru", "fifo", "random"}};

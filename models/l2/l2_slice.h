@@ -31,8 +31,8 @@
 //    them. A fill's reply comes back through memory_reply() with the fill packet's id.
 //  - Replies to the requesters (the original packets, unchanged) wait in a bounded queue
 //    (reply_queue + hit_latency: the replies still in the hit pipeline do not take the room of
-//    those waiting for the network) the caller drains with reply_ready()/reply()/pop_reply(); a full reply queue
-//    stalls lookups.
+//    those waiting for the network) the caller drains with reply_ready()/reply()/pop_reply();
+//    a full reply queue stalls lookups.
 //  - size_bytes == 0: no cache. Every packet goes to memory unchanged (atomics through the ROP
 //    after their read), replies to reads and atomics come back in memory's order, writes are
 //    answered when queued for memory: a pass-through that still obeys the port and queue

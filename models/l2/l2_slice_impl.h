@@ -93,9 +93,11 @@ struct L2Slice::Impl {
   void continue_flush();
 
   // l2_slice.cpp
+  // Memory writes nothing waits for (write-backs, posted writes): ids memory_reply() ignores.
+  uint64_t next_writeback_id() { return (writeback_serial++ << 32) | kWritebackBit; }
   uint32_t set_of(uint64_t line) const {
     const uint64_t index = (mapping ? mapping->local_offset(line) : line) >> line_shift;
-    // a mask when it can be, else a modulo
+    // A mask when it can be, else a modulo.
     return uint32_t(sets_power_of_two ? index & (sets - 1) : index % sets);
   }
   uint64_t lookup_cycle() const;

@@ -213,7 +213,8 @@ void MemoryPartition::advance(uint64_t until) {
       s.answered = std::max(s.answered, d.cycle);
       if (--s.remaining != 0) continue;
       if (s.packet.op != MemOp::Write) p.stats.total_read_latency += s.answered - s.accepted;
-      p.replies.push_back(Impl::Reply{s.answered + p.pipeline_tck, p.next_seq++, uint32_t(d.id)});
+      const uint64_t ready = s.answered + p.pipeline_tck;
+      p.replies.push_back(Impl::Reply{ready, p.next_seq++, uint32_t(d.id)});
       std::push_heap(p.replies.begin(), p.replies.end(), std::greater<>());
     }
   }

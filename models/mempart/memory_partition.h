@@ -9,9 +9,9 @@
 //  - can_accept(p) says whether every controller p's bursts go to has room for them; accept()
 //    then queues them (bounded: the controllers' queues are the only queues). A packet whose
 //    address the mapping places in another partition is a ModelError.
-//  - advance(until) advances every channel through `until`; a packet is answered (its reply
-//    ready from that cycle plus the pipeline latency) when its last burst's data completed (reads: the last beat left
-//    the device; writes: the data is written).
+//  - advance(until) advances every channel through `until`; a packet is answered when its last
+//    burst's data completed (reads: the last beat left the device; writes: the data is
+//    written), its reply ready pipeline_tck cycles after that.
 //  - Replies come out in completion order (ties in acceptance order) through
 //    reply_ready()/reply()/pop_reply(); the reply is the packet as accepted.
 //  - next_event(): the earliest of the channels' next events and the first unanswered reply;

@@ -375,7 +375,8 @@ void CycleSm::run() {
       continue;
     }
     advance_to(next);
-    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + lookahead_ps) synchronize_to(cycle_);
+    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + lookahead_ps)
+      synchronize_to(cycle_);
   }
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-
 #include <cstdint>
 
 #include "models/ptx/inst.h"

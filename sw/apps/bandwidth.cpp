@@ -26,7 +26,8 @@ void timed(AppDevice& dev, AppResult& r, const char* label, uint64_t bytes, cons
   const LaunchConfig cfg{Dim3(std::min(blocks_of(n, kBlock), kMaxBlocks)), Dim3(kBlock)};
   const double ns = simulated_ns(dev, [&] { dev.run(kernel, cfg, args..., int64_t(n)); });
   r.figures.push_back(rate(std::string(label) + "_bw", bytes, ns, "GB/s",
-                           std::string("STREAM ") + label + ", bytes read and written as STREAM counts"));
+                           std::string("STREAM ") + label +
+                               ", bytes read and written as STREAM counts"));
   if (ns > 0) {
     r.notes.push_back(fmt::format("{:<6} {:9.3f} MB in {:10.3f} us simulated: {:8.2f} GB/s", label,
                                   bytes / 1e6, ns / 1e3, bytes / ns));

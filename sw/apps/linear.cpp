@@ -63,8 +63,8 @@ AppResult sgemm(AppDevice& dev, uint64_t n, const char* kernel) {
   const auto a = random_floats(n * n, 5), b = random_floats(n * n, 6), c0 = random_floats(n * n, 7);
   const DevicePtr da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
   const Dim3 grid(blocks_for(n, 16), blocks_for(n, 16));
-  const double ns =
-      simulated_ns(dev, [&] { dev.run(kernel, {grid, Dim3(16, 16)}, N, N, N, alpha, da, db, beta, dc); });
+  const double ns = simulated_ns(
+      dev, [&] { dev.run(kernel, {grid, Dim3(16, 16)}, N, N, N, alpha, da, db, beta, dc); });
   r.figures.push_back(rate("gflops", 2.0 * double(n) * n * n, ns, "GFLOP/s", "2 N^3 flops"));
   const auto c = dev.download<float>(dc, n * n);
   uint64_t wrong = 0;

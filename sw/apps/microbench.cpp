@@ -125,11 +125,16 @@ template <typename T>
 T chain_value(const char* name, T x, T b, uint64_t steps) {
   const std::string n = name;
   for (uint64_t i = 0; i < steps; ++i) {
-    if (n == "ffma" || n == "dfma") x = std::fma(x, b, b);
-    else if (n == "fadd") x = x + b;
-    else if (n == "imad") x = T(uint32_t(x) * uint32_t(b) + uint32_t(b));
-    else if (n == "iadd") x = T(uint32_t(x) + uint32_t(b));
-    else if (n == "cvt") x = std::nearbyint(x);
+    if (n == "ffma" || n == "dfma")
+      x = std::fma(x, b, b);
+    else if (n == "fadd")
+      x = x + b;
+    else if (n == "imad")
+      x = T(uint32_t(x) * uint32_t(b) + uint32_t(b));
+    else if (n == "iadd")
+      x = T(uint32_t(x) + uint32_t(b));
+    else if (n == "cvt")
+      x = std::nearbyint(x);
   }
   return x;
 }
@@ -139,10 +144,10 @@ T chain_value(const char* name, T x, T b, uint64_t steps) {
 AppResult instructions(AppDevice& dev, uint64_t iters) {
   constexpr uint32_t kThreads = 512;
   static const Chain kChains[] = {
-      {"ffma", "chain_ffma", "fma.rn.f32"},       {"fadd", "chain_fadd", "add.f32"},
-      {"imad", "chain_imad", "mad.lo.s32"},       {"iadd", "chain_iadd", "add.s32"},
+      {"ffma", "chain_ffma", "fma.rn.f32"},         {"fadd", "chain_fadd", "add.f32"},
+      {"imad", "chain_imad", "mad.lo.s32"},         {"iadd", "chain_iadd", "add.s32"},
       {"rsqrt", "chain_rsqrt", "rsqrt.approx.f32"}, {"dfma", "chain_dfma", "fma.rn.f64"},
-      {"cvt", "chain_cvt", "cvt.rni.f32.f32"},     {"shfl", "chain_shfl", "shfl.sync.bfly.b32"},
+      {"cvt", "chain_cvt", "cvt.rni.f32.f32"},      {"shfl", "chain_shfl", "shfl.sync.bfly.b32"},
   };
   dev.load("microbench.ptx");
   const DevicePtr cycles = dev.malloc(8), sink = dev.malloc(kThreads * 8);
@@ -150,13 +155,16 @@ AppResult instructions(AppDevice& dev, uint64_t iters) {
   Tally t;
   for (const Chain& c : kChains) {
     const std::string name = c.name;
-    const bool is_double = name == "dfma", is_int = name == "imad" || name == "iadd" ||
-                                                    name == "shfl";
+    const bool is_double = name == "dfma",
+               is_int = name == "imad" || name == "iadd" || name == "shfl";
     const auto launch = [&](uint32_t threads, int32_t chains) {
       const LaunchConfig cfg{Dim3(1), Dim3(threads)};
-      if (is_double) dev.run(c.kernel, cfg, 1.0, 0.5, int32_t(iters), chains, cycles, sink);
-      else if (is_int) dev.run(c.kernel, cfg, int32_t(1), int32_t(3), int32_t(iters), chains, cycles, sink);
-      else dev.run(c.kernel, cfg, 1.0f, 0.5f, int32_t(iters), chains, cycles, sink);
+      if (is_double)
+        dev.run(c.kernel, cfg, 1.0, 0.5, int32_t(iters), chains, cycles, sink);
+      else if (is_int)
+        dev.run(c.kernel, cfg, int32_t(1), int32_t(3), int32_t(iters), chains, cycles, sink);
+      else
+        dev.run(c.kernel, cfg, 1.0f, 0.5f, int32_t(iters), chains, cycles, sink);
       return dev.download<int64_t>(cycles, 1)[0];
     };
     const uint64_t steps = 16 * iters;
@@ -180,8 +188,8 @@ AppResult instructions(AppDevice& dev, uint64_t iters) {
     }
     const int64_t thr = launch(kThreads, 4);
     t.exact(lat > 0 && thr > 0);
-    r.figures.push_back({name + "_latency", double(lat) / steps, "cycles",
-                         std::string("dependent ") + c.what});
+    r.figures.push_back(
+        {name + "_latency", double(lat) / steps, "cycles", std::string("dependent ") + c.what});
     r.figures.push_back({name + "_throughput", double(kThreads) * steps / double(thr),
                          "ops/cycle/SM", std::string("independent ") + c.what});
   }
@@ -216,11 +224,11 @@ AppResult atomic_rate(AppDevice& dev, uint64_t threads) {
                                          : (i % kBlock == 0 ? kBlock * kIters : 0);
         t.exact(got[i] == want);
       }
-      r.figures.push_back(rate(fmt::format("atomic_{}_{}", space, contended ? "contended" : "distinct"),
-                               double(n) * kIters, ns, "atomics/ns",
-                               fmt::format("atomicAdd on {} memory, {}", space,
-                                           contended ? "every thread on one word"
-                                                     : "each thread its own word")));
+      r.figures.push_back(
+          rate(fmt::format("atomic_{}_{}", space, contended ? "contended" : "distinct"),
+               double(n) * kIters, ns, "atomics/ns",
+               fmt::format("atomicAdd on {} memory, {}", space,
+                           contended ? "every thread on one word" : "each thread its own word")));
     }
   }
   r.verified = t.ok();
@@ -232,16 +240,31 @@ AppResult atomic_rate(AppDevice& dev, uint64_t threads) {
 
 std::vector<App> microbench_apps() {
   return {
-      {"latency", "pointer chase over a footprint, a line per step: cold and warm load latency",
-       16384, {"footprint bytes", 256, AppSize::kMaxElements}, latency},
-      {"bandwidth", "write, read and re-read a footprint in per-block segments: bandwidth",
-       64 << 20, {"footprint bytes", 1 << 21, AppSize::kMaxElements}, bandwidth},
-      {"shared_memory", "shared-memory bandwidth of one SM, load latency against bank conflicts",
-       256, {"loads per thread", 1, 1 << 16}, shared_memory},
-      {"instructions", "latency and throughput of FMA, integer, SFU, double, conversion, shuffle",
-       64, {"loop iterations of 16", 1, 1 << 16}, instructions},
-      {"atomic_rate", "atomic adds on global and shared words, contended and distinct", 65536,
-       {"threads", 1, 1 << 24}, atomic_rate},
+      {"latency",
+       "pointer chase over a footprint, a line per step: cold and warm load latency",
+       16384,
+       {"footprint bytes", 256, AppSize::kMaxElements},
+       latency},
+      {"bandwidth",
+       "write, read and re-read a footprint in per-block segments: bandwidth",
+       64 << 20,
+       {"footprint bytes", 1 << 21, AppSize::kMaxElements},
+       bandwidth},
+      {"shared_memory",
+       "shared-memory bandwidth of one SM, load latency against bank conflicts",
+       256,
+       {"loads per thread", 1, 1 << 16},
+       shared_memory},
+      {"instructions",
+       "latency and throughput of FMA, integer, SFU, double, conversion, shuffle",
+       64,
+       {"loop iterations of 16", 1, 1 << 16},
+       instructions},
+      {"atomic_rate",
+       "atomic adds on global and shared words, contended and distinct",
+       65536,
+       {"threads", 1, 1 << 24},
+       atomic_rate},
   };
 }
 

@@ -32,8 +32,9 @@ extern "C" __global__ void pchase(const unsigned long long* start, int steps, lo
 // READ_BW_THREADS), `passes` times: in pass p, segment (block + p * shift) mod `segments`. One
 // segment for every block, read over and over, comes from the L1; with shift 1 a block reads
 // one another SM read last (from the L2, when the footprint fits); one pass over as many
-// segments as blocks streams from DRAM. Four loads go in one asm block, ahead of their uses, as ptxas would
-// schedule them: four lines in flight per warp. One store per thread keeps the loads live.
+// segments as blocks streams from DRAM. Four loads go in one asm block, ahead of their uses, as
+// ptxas would schedule them: four lines in flight per warp. One store per thread keeps the loads
+// live.
 #define READ_BW_THREADS 128  // read_bw's block: its four loads are 2 KB apart
 
 extern "C" __global__ void read_bw(const float4* in, int seg, int segments, int passes, int shift,
@@ -60,7 +61,8 @@ extern "C" __global__ void read_bw(const float4* in, int seg, int segments, int 
 // Each block writes its segment of `seg` float4.
 extern "C" __global__ void write_bw(float4* out, int seg, float value) {
   float4* base = out + (long long)blockIdx.x * seg;
-  for (int i = threadIdx.x; i < seg; i += blockDim.x) base[i] = make_float4(value, value, value, value);
+  for (int i = threadIdx.x; i < seg; i += blockDim.x)
+    base[i] = make_float4(value, value, value, value);
 }
 
 // Each thread reads shared memory `iters` times eight words at a time, conflict free (consecutive
@@ -115,30 +117,30 @@ extern "C" __global__ void shared_stride(int stride, int iters, long long* cycle
 
 // The latency (one warp, one dependent chain) and throughput (a full CTA, four independent chains
 // per thread) of one instruction, 16 per loop iteration. cycles[block] is the block's time.
-#define TIMED_CHAIN(NAME, T, ASM, C)                                                           \
-  extern "C" __global__ void NAME(T seed, T b, int iters, int chains, long long* cycles,       \
-                                  T* sink) {                                                   \
-    T x0 = seed + (T)threadIdx.x, x1 = x0 + (T)1, x2 = x0 + (T)2, x3 = x0 + (T)3;              \
-    __syncthreads();                                                                           \
-    long long t0 = clock64();                                                                  \
-    if (chains == 1) {                                                                         \
-      for (int i = 0; i < iters; ++i) {                                                        \
-        _Pragma("unroll") for (int k = 0; k < 16; ++k) asm volatile(ASM : "+" C(x0) : C(b));   \
-      }                                                                                        \
-    } else {                                                                                   \
-      for (int i = 0; i < iters; ++i) {                                                        \
-        _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                        \
-          asm volatile(ASM : "+" C(x0) : C(b));                                                \
-          asm volatile(ASM : "+" C(x1) : C(b));                                                \
-          asm volatile(ASM : "+" C(x2) : C(b));                                                \
-          asm volatile(ASM : "+" C(x3) : C(b));                                                \
-        }                                                                                      \
-      }                                                                                        \
-    }                                                                                          \
-    __syncthreads();                                                                           \
-    long long t1 = clock64();                                                                  \
-    if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;                                        \
-    sink[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;                           \
+#define TIMED_CHAIN(NAME, T, ASM, C)                                                         \
+  extern "C" __global__ void NAME(T seed, T b, int iters, int chains, long long* cycles,     \
+                                  T* sink) {                                                 \
+    T x0 = seed + (T)threadIdx.x, x1 = x0 + (T)1, x2 = x0 + (T)2, x3 = x0 + (T)3;            \
+    __syncthreads();                                                                         \
+    long long t0 = clock64();                                                                \
+    if (chains == 1) {                                                                       \
+      for (int i = 0; i < iters; ++i) {                                                      \
+        _Pragma("unroll") for (int k = 0; k < 16; ++k) asm volatile(ASM : "+" C(x0) : C(b)); \
+      }                                                                                      \
+    } else {                                                                                 \
+      for (int i = 0; i < iters; ++i) {                                                      \
+        _Pragma("unroll") for (int k = 0; k < 4; ++k) {                                      \
+          asm volatile(ASM : "+" C(x0) : C(b));                                              \
+          asm volatile(ASM : "+" C(x1) : C(b));                                              \
+          asm volatile(ASM : "+" C(x2) : C(b));                                              \
+          asm volatile(ASM : "+" C(x3) : C(b));                                              \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
+    __syncthreads();                                                                         \
+    long long t1 = clock64();                                                                \
+    if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;                                      \
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x0 + x1 + x2 + x3;                         \
   }
 
 TIMED_CHAIN(chain_ffma, float, "fma.rn.f32 %0, %0, %1, %1;", "f")

@@ -110,7 +110,8 @@ TEST(DramPresets, AnUnknownTypeIsAConfigErrorListingTheKnownOnes) {
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("'GDDR7'"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("GDDR3, GDDR5, GDDR6, HBM2, HBM2-2430, DDR4"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("GDDR3, GDDR5, GDDR6, HBM2, HBM2-2430, DDR4"),
+              std::string::npos)
         << e.what();
   }
 }
