@@ -213,6 +213,7 @@ gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config
   gt.max_threads_per_cta = spec.sm.max_threads_per_cta;
   gt.registers_per_sm = spec.sm.registers;
   gt.max_threads_per_sm = spec.sm.max_threads;
+  gt.address_bits = spec.sm.address_bits;
   gt.register_allocation_unit = spec.sm.register_allocation_unit;
   gt.check();
   return gt;
@@ -238,6 +239,7 @@ ptx::DeviceOptions functional_device_options(const Config& config) {
   o.num_sms = spec.total_sms();
   o.registers_per_sm = spec.sm.registers;
   o.max_threads_per_sm = spec.sm.max_threads;
+  o.address_bits = spec.sm.address_bits;
   o.max_threads_per_cta = spec.sm.max_threads_per_cta;
   o.max_shared_bytes_per_cta = spec.sm.max_shared_per_cta;
   o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;

@@ -65,6 +65,13 @@ const Param<U32> kStackPerThread{"sm.stack_bytes_per_thread", 16384, "bytes",
                                  "local memory (stack, spills, .local) reserved per thread",
                                  Range{0, 1 << 24}};
 
+const Param<U32> kAddressBits{
+    "sm.address_bits", 64, "bits",
+    "width of the SM's memory addresses, for the register estimate: 64 counts the PTX's 64-bit "
+    "integer registers (pointers and their arithmetic in nvcc's 64-bit PTX) as two registers, "
+    "32 as one, as ptxas did for compute capability 1.x's 32-bit address space",
+    Range{32, 64}.power_of_two()};
+
 const Param<double> kShaderMhz{"clock.shader_mhz", 1350.0, "MHz",
                                "shader clock: SM pipelines, SP cores and SFUs", Range{1, 10000}};
 const Param<double> kCoreMhz{"clock.core_mhz", 575.0, "MHz",
@@ -105,7 +112,7 @@ GpuSpec GpuSpec::from_config(const Config& config) {
              kMaxCtas.get(config),         kRegisters.get(config),       kRegisterUnit.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
              kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
-             kStackPerThread.get(config)};
+             kStackPerThread.get(config),  kAddressBits.get(config)};
   spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
   spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
                  kMemoryType.get(config), kCapacity.get(config)};

@@ -25,6 +25,7 @@ struct GigaThreadConfig {
   uint32_t max_threads_per_cta = 512;  // sm.max_threads_per_cta
   uint32_t registers_per_sm = 8192;    // sm.registers; 0: not a limit on threads per CTA
   uint32_t max_threads_per_sm = 768;   // sm.max_threads, for the register estimate
+  uint32_t address_bits = 64;          // sm.address_bits, for the register estimate
   uint32_t register_allocation_unit = 256;  // sm.register_allocation_unit
 
   /// The parameters of this block from `config`; the platform fills the fields above after.

@@ -192,7 +192,8 @@ ModuleLoadOutcome ModuleLoader::load(const ModuleLoadRequest& request) {
   ptx::Diagnostics diags(file);
   std::shared_ptr<ptx::Program> program;
   try {
-    const ptx::RegisterTarget target{config_.registers_per_sm, config_.max_threads_per_sm};
+    const ptx::RegisterTarget target{config_.registers_per_sm, config_.max_threads_per_sm,
+                                     config_.address_bits};
     program = ptx::load_program(ptx::ModuleSource{text, file, report, report_file, target},
                                 placement, diags);
   } catch (const std::exception& e) {

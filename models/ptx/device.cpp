@@ -133,7 +133,8 @@ Module FunctionalDevice::load_module(std::string_view text, std::string name,
   std::shared_ptr<Program> program = load_program(
       ModuleSource{
           text, name, ptxas_report, report_name,
-          RegisterTarget{impl_->options.registers_per_sm, impl_->options.max_threads_per_sm}},
+          RegisterTarget{impl_->options.registers_per_sm, impl_->options.max_threads_per_sm,
+                         impl_->options.address_bits}},
       *impl_, diags);
   if (!program) throw ModuleLoadError(diags.list());
   impl_->modules.push_back(program);

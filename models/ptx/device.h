@@ -58,6 +58,7 @@ struct DeviceOptions {
   /// The SM kernels' register counts are estimated for (register_pressure.h): sm_80's.
   uint32_t registers_per_sm = 65536;
   uint32_t max_threads_per_sm = 2048;
+  uint32_t address_bits = 64;
   uint32_t max_threads_per_cta = 1024;
   uint32_t max_shared_bytes_per_cta = 48 * 1024;  // static + dynamic
   uint32_t reserved_shared_bytes_per_cta = 0;     // by the system, beyond the kernel's

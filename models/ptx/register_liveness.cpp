@@ -26,8 +26,9 @@ uint32_t predicate_spill(uint32_t predicates) {
 // Backward liveness of one function over dense bit sets of the registers its code names.
 class Liveness {
  public:
-  Liveness(const Function& fn, const std::vector<uint32_t>& indirect_callees)
-      : fn_(fn), indirect_callees_(indirect_callees) {}
+  Liveness(const Function& fn, const std::vector<uint32_t>& indirect_callees,
+           uint32_t address_bits)
+      : fn_(fn), indirect_callees_(indirect_callees), narrow_addresses_(address_bits == 32) {}
 
   FunctionLiveness run() {
     FunctionLiveness out;
@@ -74,6 +75,9 @@ class Liveness {
   }
   uint32_t slots_of(uint32_t reg) const {
     const ScalarType t = reg < fn_.reg_types.size() ? fn_.reg_types[reg] : ScalarType::B32;
+    if (narrow_addresses_ &&
+        (t == ScalarType::B64 || t == ScalarType::U64 || t == ScalarType::S64))
+      return 1;
     return std::max(1u, (type_size(t) + 3) / 4);
   }
 
@@ -336,6 +340,7 @@ class Liveness {
 
   const Function& fn_;
   const std::vector<uint32_t>& indirect_callees_;
+  const bool narrow_addresses_;  // a 32-bit-address target: 64-bit integers take one slot
   std::vector<Inst> code_;  // the function's code as ptxas schedules it (if-converted)
   std::vector<uint32_t> in_flight_before_, in_flight_after_;  // by position in a block's order
   std::vector<bool> special_;
@@ -354,8 +359,9 @@ class Liveness {
 }  // namespace
 
 FunctionLiveness function_liveness(const Function& fn,
-                                   const std::vector<uint32_t>& indirect_callees) {
-  return Liveness(fn, indirect_callees).run();
+                                   const std::vector<uint32_t>& indirect_callees,
+                                   uint32_t address_bits) {
+  return Liveness(fn, indirect_callees, address_bits).run();
 }
 
 }  // namespace gpusoc::ptx

@@ -1,6 +1,9 @@
 // Register liveness of one function, the way ptxas's allocation sees it (register_pressure.h
 // combines functions along the call graph and applies what ptxas adds and caps):
-//  - general registers count in 32-bit slots (8/16/32-bit 1, 64-bit 2, 128-bit 4); predicates
+//  - general registers count in 32-bit slots (8/16/32-bit 1, 64-bit 2, 128-bit 4), except that
+//    for a 32-bit-address SM a 64-bit integer register counts 1: nvcc's 64-bit PTX holds
+//    pointers and their offsets in them, which a 32-bit target keeps in one register (this
+//    undercounts genuine 64-bit integers, rare in code written for such SMs); predicates
 //    live in the predicate file and count only beyond it (kPredicateRegisters, then one
 //    general register per 32);
 //  - a guarded definition does not kill; a register read before any write is live at entry;
@@ -34,8 +37,10 @@ struct FunctionLiveness {
   std::vector<Call> calls;  // indirect calls: one entry per possible callee
 };
 
-/// The liveness of `fn`; `indirect_callees` are the functions an indirect call may reach.
+/// The liveness of `fn`; `indirect_callees` are the functions an indirect call may reach;
+/// `address_bits` is the target SM's (RegisterTarget::address_bits: 32 or 64).
 FunctionLiveness function_liveness(const Function& fn,
-                                   const std::vector<uint32_t>& indirect_callees);
+                                   const std::vector<uint32_t>& indirect_callees,
+                                   uint32_t address_bits = 64);
 
 }  // namespace gpusoc::ptx

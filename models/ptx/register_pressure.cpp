@@ -95,7 +95,10 @@ class CallGraphPressure {
 
  private:
   const FunctionLiveness& liveness(uint32_t f) {
-    if (!liveness_[f]) liveness_[f] = function_liveness(program_.functions[f], indirect_callees_);
+    if (!liveness_[f]) {
+      liveness_[f] =
+          function_liveness(program_.functions[f], indirect_callees_, target_.address_bits);
+    }
     return *liveness_[f];
   }
 

@@ -51,6 +51,10 @@ constexpr uint32_t kMinRegistersPerThread = 4;
 struct RegisterTarget {
   uint32_t registers_per_sm = 65536;
   uint32_t max_threads_per_sm = 2048;
+  /// 64: registers as the PTX declares them. 32: an SM that addresses memory with 32 bits
+  /// (compute capability 1.x), where ptxas keeps pointers and their arithmetic in one register:
+  /// the PTX's 64-bit integer registers take one slot each (see register_liveness.h).
+  uint32_t address_bits = 64;
   /// Registers per thread at full occupancy: how far scheduling may go.
   uint32_t scheduling_budget() const {
     return max_threads_per_sm ? registers_per_sm / max_threads_per_sm : kMaxRegistersPerThread;

@@ -76,6 +76,28 @@ TEST_F(CommandsTest, PtxInfoGivesEachKernelsNeedsAndOccupancy) {
   EXPECT_EQ(j["kernels"][1]["static_shared_bytes"], 2 * 16 * 16 * 4);  // two 16x16 tiles
 }
 
+// The 8800 GTX addresses memory with 32 bits: nvcc's 64-bit pointer registers count one register
+// each there. STREAM's kernels hold little besides pointers and 64-bit indices, so they need
+// fewer registers than with 64-bit addresses (the same SM otherwise), and more CTAs fit.
+TEST_F(CommandsTest, ThirtyTwoBitAddressesLowerTheRegisterEstimate) {
+  const std::string command = "ptx info " + kKernels + "/stream.ptx --json --config " + kConfigs +
+                              "/tesla-8800gtx.json";
+  const Outcome narrow = gpusoc(command), wide = gpusoc(command + " --set sm.address_bits=64");
+  ASSERT_EQ(narrow.status, 0) << narrow.err;
+  ASSERT_EQ(wide.status, 0) << wide.err;
+  const nlohmann::json n = nlohmann::json::parse(narrow.out), w = nlohmann::json::parse(wide.out);
+  ASSERT_EQ(n["kernels"].size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    SCOPED_TRACE(n["kernels"][i]["name"].get<std::string>());
+    EXPECT_LT(n["kernels"][i]["registers"].get<int>() + 5, w["kernels"][i]["registers"].get<int>());
+    EXPECT_EQ(n["kernels"][i]["ctas_per_sm"], tesla_ctas(n["kernels"][i]["registers"], 256, 0));
+    EXPECT_GT(n["kernels"][i]["ctas_per_sm"], w["kernels"][i]["ctas_per_sm"]);
+  }
+  const Outcome bad = gpusoc(command + " --set sm.address_bits=48");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_THAT(bad.err, HasSubstr("sm.address_bits"));
+}
+
 TEST_F(CommandsTest, PtxInfoTakesExactCountsFromAPtxasReport) {
   const std::string corpus = std::string(GPUSOC_SOURCE_DIR) + "/tests/kernels/ptxas_corpus/";
   const Outcome r = gpusoc("ptx info " + corpus + "matmul.ptx --resources " + corpus +

@@ -134,6 +134,34 @@ TEST(RegisterPressure, SixtyFourBitRegistersTakeTwoSlots) {
   EXPECT_EQ(m.in_order("k"), 6u);  // counting every register as one slot would give 3
 }
 
+// On a 32-bit-address SM (compute capability 1.x) the PTX's 64-bit integers are pointers and
+// their arithmetic, one register each; doubles still take a pair.
+TEST(RegisterPressure, ThirtyTwoBitAddressesTakeOneSlotForSixtyFourBitIntegers) {
+  // Slots live, with 32-bit addresses (and with 64-bit ones).
+  Loaded m(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b64 %rd<3>;
+  .reg .b32 %r<2>;
+  .reg .f64 %fd<3>;
+  mov.u32 %r1, %tid.x;            // {r1} 1 (1)
+  cvt.u64.u32 %rd2, %r1;          // {r1 rd2} 2 (3)
+  cvt.rn.f64.u32 %fd1, %r1;       // {rd2 fd1} 3 (4)
+  add.f64 %fd2, %fd1, %fd1;       // {rd2 fd1 fd2} 5 (6) <- peak
+  add.f64 %fd1, %fd1, %fd2;       // {rd2 fd1} 3 (4)
+  ld.param.u64 %rd1, [out];
+  st.global.f64 [%rd1], %fd1;     // {rd2 fd1} and the pointer: 4 (6)
+  st.global.u64 [%rd1+8], %rd2;
+  ret;
+}
+)");
+  EXPECT_EQ(function_liveness(m.fn("k"), {}, 64).in_order, 6u);
+  EXPECT_EQ(function_liveness(m.fn("k"), {}, 32).in_order, 5u);  // doubles as one slot: 3
+  // The target's width reaches the kernel's peak (a budget of 3 registers a thread, all of them
+  // reserved: no room for a latency schedule to raise it above the PTX order's).
+  EXPECT_EQ(live_register_peak(m.mod.program(), m.fn("k"), RegisterTarget{2304, 768, 32}), 5u);
+  EXPECT_EQ(live_register_peak(m.mod.program(), m.fn("k"), RegisterTarget{2304, 768, 64}), 6u);
+}
+
 TEST(RegisterPressure, PredicatedDefinitionDoesNotKill) {
   // The guarded add may keep the first %r2, which so stays live up to the store: 4 before the
   // setp. Unguarded, the first %r2 would be dead and the peak 3.
