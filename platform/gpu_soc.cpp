@@ -215,6 +215,7 @@ gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config
   gt.max_threads_per_sm = spec.sm.max_threads;
   gt.address_bits = spec.sm.address_bits;
   gt.register_allocation_unit = spec.sm.register_allocation_unit;
+  gt.register_allocation_per_cta = spec.sm.register_allocation_per_cta;
   gt.check();
   return gt;
 }
@@ -225,6 +226,7 @@ gigathread::SmLimits sm_limits(const GpuSpec& spec) {
   l.max_ctas = spec.sm.max_ctas;
   l.registers = spec.sm.registers;
   l.register_allocation_unit = spec.sm.register_allocation_unit;
+  l.register_allocation_per_cta = spec.sm.register_allocation_per_cta;
   l.shared_memory_bytes = spec.sm.shared_memory_bytes;
   l.max_threads_per_cta = spec.sm.max_threads_per_cta;
   l.max_shared_per_cta = spec.sm.max_shared_per_cta;

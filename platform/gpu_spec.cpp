@@ -47,7 +47,8 @@ const Param<U32> kRegisters{"sm.registers", 8192, "registers",
 const Param<U32> kRegisterUnit{
     "sm.register_allocation_unit", 256, "registers",
     "a warp's registers are allocated in multiples of this (256 on Fermi through Hopper: 8 per "
-    "thread), so a kernel's registers per thread are rounded up to it when CTAs are placed",
+    "thread; a CTA's with sm.register_allocation_granularity cta: 256 on compute capability "
+    "1.0 and 1.1), so a kernel's registers are rounded up to it when CTAs are placed",
     Range{1, 1 << 16}};
 const Param<U32> kSharedMemory{"sm.shared_memory_bytes", 16384, "bytes", "shared memory per SM",
                                Range{0, 1 << 24}};
@@ -71,6 +72,13 @@ const Param<U32> kAddressBits{
     "integer registers (pointers and their arithmetic in nvcc's 64-bit PTX) as two registers, "
     "32 as one, as ptxas did for compute capability 1.x's 32-bit address space",
     Range{32, 64}.power_of_two()};
+
+const Param<std::string> kRegisterGranularity{
+    "sm.register_allocation_granularity", "warp", "",
+    "what sm.register_allocation_unit rounds: each warp's registers (Fermi through Hopper) or a "
+    "whole CTA's (compute capability 1.x: registers per thread times the CTA's threads in whole "
+    "warps, rounded up once)",
+    OneOf{"warp", "cta"}};
 
 const Param<double> kShaderMhz{"clock.shader_mhz", 1350.0, "MHz",
                                "shader clock: SM pipelines, SP cores and SFUs", Range{1, 10000}};
@@ -112,7 +120,8 @@ GpuSpec GpuSpec::from_config(const Config& config) {
              kMaxCtas.get(config),         kRegisters.get(config),       kRegisterUnit.get(config),
              kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
              kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
-             kStackPerThread.get(config),  kAddressBits.get(config)};
+             kStackPerThread.get(config),  kAddressBits.get(config),
+             kRegisterGranularity.get(config) == "cta"};
   spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
   spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
                  kMemoryType.get(config), kCapacity.get(config)};

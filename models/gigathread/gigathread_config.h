@@ -27,6 +27,7 @@ struct GigaThreadConfig {
   uint32_t max_threads_per_sm = 768;   // sm.max_threads, for the register estimate
   uint32_t address_bits = 64;          // sm.address_bits, for the register estimate
   uint32_t register_allocation_unit = 256;  // sm.register_allocation_unit
+  bool register_allocation_per_cta = false;  // sm.register_allocation_granularity = cta
 
   /// The parameters of this block from `config`; the platform fills the fields above after.
   static GigaThreadConfig from_config(const Config& config);

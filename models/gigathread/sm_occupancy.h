@@ -18,12 +18,22 @@ inline uint64_t registers_per_warp(uint32_t registers_per_thread, uint32_t alloc
   return (need + allocation_unit - 1) / allocation_unit * allocation_unit;
 }
 
+/// A CTA's registers: per warp as above, or, where the SM allocates per CTA (compute capability
+/// 1.x), the registers of its whole warps rounded up to the unit once for the CTA.
+inline uint64_t registers_per_cta(uint32_t registers_per_thread, uint64_t warps,
+                                  uint32_t allocation_unit, bool per_cta) {
+  if (!per_cta) return registers_per_warp(registers_per_thread, allocation_unit) * warps;
+  const uint64_t need = uint64_t(registers_per_thread) * ptx::kWarpSize * warps;
+  return (need + allocation_unit - 1) / allocation_unit * allocation_unit;
+}
+
 /// What one SM can hold at once (from the GPU specification).
 struct SmLimits {
   uint32_t max_threads = 768;
   uint32_t max_ctas = 8;
   uint32_t registers = 8192;
-  uint32_t register_allocation_unit = 256;  // per warp
+  uint32_t register_allocation_unit = 256;  // per warp (per CTA with register_allocation_per_cta)
+  bool register_allocation_per_cta = false;  // sm.register_allocation_granularity = cta
   uint32_t shared_memory_bytes = 16384;
   uint32_t max_threads_per_cta = 512;
   uint32_t max_shared_per_cta = 16384;
@@ -34,7 +44,7 @@ struct SmLimits {
 /// What one CTA takes on an SM.
 struct CtaNeeds {
   uint32_t threads = 0;    // whole warps
-  uint32_t registers = 0;  // per warp in allocation units, times the warps
+  uint32_t registers = 0;  // in allocation units, per warp or per CTA
   uint32_t shared = 0;     // the kernel's and the reserved region
   uint32_t registers_per_thread = 0;
 };

@@ -46,13 +46,13 @@ TEST_F(CommandsTest, PtxCheckReportsEveryProblemWithItsPlace) {
   EXPECT_THAT(r.out, HasSubstr("saxpy.ptx: ok"));  // later files are still checked
 }
 
-// The 8800 GTX's SM (8192 registers in units of 256 per warp, 768 threads, 8 CTAs, 16 KiB of
-// shared memory), worked out here from each kernel's reported needs.
+// The 8800 GTX's SM (8192 registers allocated per CTA in units of 256, 768 threads, 8 CTAs,
+// 16 KiB of shared memory), worked out here from each kernel's reported needs.
 uint32_t tesla_ctas(uint32_t registers, uint32_t threads, uint32_t shared) {
   const uint32_t warps = (threads + 31) / 32;
-  const uint32_t warp_registers = (registers * 32 + 255) / 256 * 256;
+  const uint32_t cta_registers = (registers * 32 * warps + 255) / 256 * 256;
   uint32_t fit = std::min(8u, 768 / (warps * 32));
-  fit = std::min(fit, 8192 / (warp_registers * warps));
+  fit = std::min(fit, 8192 / cta_registers);
   if (shared) fit = std::min(fit, 16384 / shared);
   return fit;
 }

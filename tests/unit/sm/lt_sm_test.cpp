@@ -203,6 +203,29 @@ TEST(CtaDispatcher, RegisterLimitAdmitsOneCtaAtATime) {
   EXPECT_EQ(duration(result), 2 * 8 * 102 * 4 * kCyclePs);  // two rounds of one CTA per SM
 }
 
+// Compute capability 1.x allocates a CTA's registers at once: 10 a thread for 128 threads is
+// 1280, a whole number of 256-register units, so six CTAs fit 8192 (threads then limit them);
+// rounded per warp (320 to 512) the same kernel fits four.
+TEST(CtaDispatcher, PerCtaRegisterAllocationRoundsOnceForTheCta) {
+  for (const bool per_cta : {true, false}) {
+    SCOPED_TRACE(per_cta ? "per CTA" : "per warp");
+    testing::fresh_systemc();
+    gigathread::SmLimits limits;
+    limits.register_allocation_per_cta = per_cta;
+    Bench bench("bench", flat_sms(1), limits);
+    auto program = load_ptx(chain_kernel(1));
+    GridRequest r = grid_request(program, "chain", 8, 128);
+    r.registers_per_thread = 10;
+    std::string why;
+    EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), per_cta ? 6u : 4u);
+    EXPECT_EQ(why, per_cta ? "threads: a CTA needs 128, an SM has 768"
+                           : "registers (10 per thread, 512 per warp): a CTA needs 2048, an SM "
+                             "has 8192");
+    r.registers_per_thread = 11;  // 1408, rounded to 1536 once: five CTAs (5 x 1536 = 7680)
+    EXPECT_EQ(bench.dispatcher.ctas_per_sm(r, &why), per_cta ? 5u : 4u);
+  }
+}
+
 // A CTA that does not fit at all is refused, naming the resource and both figures.
 TEST(CtaDispatcher, ACtaThatFitsNoSmIsRefusedNamingTheResource) {
   testing::fresh_systemc();
