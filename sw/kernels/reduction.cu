@@ -1,6 +1,6 @@
-// Sum reductions of floats. Each of the first two kernels leaves one partial sum per block in
+// Sum reductions of floats. Each first-pass kernel leaves one partial sum per block in
 // partial[blockIdx.x]; reduce_final folds those partials (launch it with one block).
-// Both first-pass kernels need blockDim.x to be a power of two, at most 1024.
+// The first-pass kernels need blockDim.x to be a power of two, at most 1024.
 
 // Classic shared-memory tree. Dynamic shared memory: launch with blockDim.x * sizeof(float) bytes.
 extern "C" __global__ void reduce_shared(const float* in, float* partial, int n) {
@@ -39,6 +39,40 @@ extern "C" __global__ void reduce_shuffle(const float* in, float* partial, int n
     sum = lane < nwarps ? warp_sums[lane] : 0.0f;
     sum = warp_sum(sum);
     if (lane == 0) partial[blockIdx.x] = sum;
+  }
+}
+
+// The shape of M. Harris's fastest reduction ("Optimizing Parallel Reduction in CUDA", NVIDIA
+// 2007, kernel 7), for the validation suite: each step of a thread's grid-stride loop adds two
+// elements a block apart (two loads in flight), the tree is unrolled, and its last warp folds
+// without block barriers (warp barriers instead of Harris's lockstep assumption). Launch with REDUCE_UNROLLED_THREADS threads a block.
+#define REDUCE_UNROLLED_THREADS 128
+extern "C" __global__ void reduce_unrolled(const float* in, float* partial, int n) {
+  __shared__ float s[REDUCE_UNROLLED_THREADS];
+  const unsigned tid = threadIdx.x, size = REDUCE_UNROLLED_THREADS;
+  const unsigned step = 2 * size * gridDim.x;
+  float sum = 0.0f;
+  for (unsigned i = blockIdx.x * 2 * size + tid; i < (unsigned)n; i += step) {
+    sum += in[i];
+    if (i + size < (unsigned)n) sum += in[i + size];
+  }
+  s[tid] = sum;
+  __syncthreads();
+#pragma unroll
+  for (unsigned stride = size / 2; stride > 32; stride >>= 1) {
+    if (tid < stride) s[tid] = sum = sum + s[tid + stride];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    volatile float* v = s;
+#pragma unroll
+    for (unsigned stride = 32; stride > 0; stride >>= 1) {
+      const float other = v[tid + stride];  // read by every lane before any lane writes
+      __syncwarp();
+      v[tid] = sum = sum + other;
+      __syncwarp();
+    }
+    if (tid == 0) partial[blockIdx.x] = sum;
   }
 }
 

@@ -1,5 +1,5 @@
-// sw/kernels/reduction.cu: per-block partial sums (shared-memory tree or warp shuffles), then
-// reduce_final folds the partials in one block.
+// sw/kernels/reduction.cu: per-block partial sums (shared-memory tree, warp shuffles, or two
+// loads a step and an unrolled tree), then reduce_final folds the partials in one block.
 #include "tests/kernels/kernel_test_util.h"
 
 namespace gpusoc::kernel_test {
@@ -69,7 +69,11 @@ INSTANTIATE_TEST_SUITE_P(
         ReduceCase{"reduce_shared", 1 << 20, 256}, ReduceCase{"reduce_shuffle", 1, 32},
         ReduceCase{"reduce_shuffle", 31, 64}, ReduceCase{"reduce_shuffle", 33, 32},
         ReduceCase{"reduce_shuffle", 1000, 96}, ReduceCase{"reduce_shuffle", 65543, 256},
-        ReduceCase{"reduce_shuffle", 100000, 1024}, ReduceCase{"reduce_shuffle", 1 << 20, 512}),
+        ReduceCase{"reduce_shuffle", 100000, 1024}, ReduceCase{"reduce_shuffle", 1 << 20, 512},
+        // 128 threads only; n around a block and a step (two blocks) of elements.
+        ReduceCase{"reduce_unrolled", 1, 128}, ReduceCase{"reduce_unrolled", 129, 128},
+        ReduceCase{"reduce_unrolled", 255, 128}, ReduceCase{"reduce_unrolled", 257, 128},
+        ReduceCase{"reduce_unrolled", 65543, 128}, ReduceCase{"reduce_unrolled", 1 << 20, 128}),
     [](const ::testing::TestParamInfo<ReduceCase>& info) {
       return info.param.kernel + "_n" + std::to_string(info.param.n) + "_b" +
              std::to_string(info.param.block);
