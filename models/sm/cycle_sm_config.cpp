@@ -87,6 +87,11 @@ const Param<U32> kSharedBankBytes{"sm.shared_bank_bytes", 4, "bytes",
 const Param<U32> kSharedLatency{"sm.shared_latency", 36, "cycles",
                                 "cycles from a conflict-free shared-memory access to its data",
                                 Range{1, 1024}};
+const Param<U32> kSharedReplay{"sm.shared_replay_cycles", 1, "cycles",
+                               "cycles each further pass of a bank-conflicted shared-memory access "
+                               "takes (the banks serve one word each a pass; 2 on Volta: Jia et "
+                               "al. 2018, Fig. 3.9)",
+                               Range{1, 64}};
 
 const CacheParams kL1{"sm.l1", "L1 data cache", 0, 4, 128, 32, 28, 32};
 const Param<bool> kL1WriteAllocate{"sm.l1.write_allocate", false, "",
@@ -158,6 +163,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   c.shared.banks = kSharedBanks.get(config);
   c.shared.bank_bytes = kSharedBankBytes.get(config);
   c.shared_latency = kSharedLatency.get(config);
+  c.shared_replay_cycles = kSharedReplay.get(config);
   c.l1 = kL1.get(config, "sm.l1");
   c.l1.write_allocate = kL1WriteAllocate.get(config);
   c.constant = kConstant.get(config, "sm.const_cache");

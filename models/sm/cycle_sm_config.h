@@ -26,6 +26,7 @@ struct CycleSmConfig {
   bool operand_reuse = false;   // sources reused from the warp's previous instruction read no bank
   SharedMemoryBanks shared;
   uint32_t shared_latency = 36;  // cycles from a conflict-free shared access to its data
+  uint32_t shared_replay_cycles = 1;  // cycles each further pass of a bank-conflicted access takes
   SectoredCacheConfig l1;        // size 0: no L1 data cache (Tesla): global accesses go out
   SectoredCacheConfig constant;  // the constant cache (sector size = line size)
   uint32_t param_latency = 4;    // kernel parameters: constant bank 0, always resident

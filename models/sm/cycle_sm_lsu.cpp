@@ -126,12 +126,15 @@ void CycleSm::on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind,
   switch (space) {
     case ptx::StateSpace::Shared: {
       const uint32_t degree = config_.shared.conflict_degree(addresses, lanes, bytes);
+      // The first pass takes a cycle, each further one (a replay) shared_replay_cycles.
+      const uint64_t busy =
+          degree == 0 ? 0 : 1 + uint64_t(degree - 1) * config_.shared_replay_cycles;
       const uint64_t start = std::max(cycle_, shared_free_);
-      shared_free_ = start + degree;
+      shared_free_ = start + busy;
       CycleStats* kernel = slots_[issuing_slot_].cta->kernel;
       count(&CycleStats::shared_accesses, kernel);
-      count(&CycleStats::shared_cycles, kernel, degree);
-      ready = start + degree - 1 + config_.shared_latency;
+      count(&CycleStats::shared_cycles, kernel, busy);
+      ready = start + busy - 1 + config_.shared_latency;
       break;
     }
     case ptx::StateSpace::Const:

@@ -1,6 +1,6 @@
 // The cycle-level SM against analytic timing, each bound checked to the cycle: a chain of
 // dependent FMAs takes its length times the configured latency; independent warps reach the
-// FP32 pipe's issue rate; a k-way shared-memory bank conflict costs k cycles; a stride-N access
+// FP32 pipe's issue rate; a k-way shared-memory bank conflict costs k passes; a stride-N access
 // touches exactly the sectors its addresses span; a pointer chase through L1-resident data takes
 // the L1 hit latency per step. Timing is taken as differences between two runs that differ only
 // in the repeated part, so fixed costs (start-up, the final store) cancel and what is left must
@@ -255,13 +255,21 @@ add.u32 %r4, %r3, %r2;
   return s + "ret;\n}\n";
 }
 
-TEST(CycleSm, KWayBankConflictCostsKCycles) {
+TEST(CycleSm, KWayBankConflictCostsKPasses) {
   // 32 banks; the LSU takes a warp instruction per cycle, so the banks set the pace.
   const auto config = sm_config({"sm.shared_banks=32", "sm.unit.lsu.lanes=32"});
   for (int k : {1, 2, 4, 8, 16, 32}) {
     const uint64_t few = run_cycles(config, shared_loads(16, k), "shared_loads", 1, 32);
     const uint64_t many = run_cycles(config, shared_loads(64, k), "shared_loads", 1, 32);
     EXPECT_EQ(many - few, 48u * k) << k << "-way";
+  }
+  // Volta replays each further pass in two cycles (sm.shared_replay_cycles): 1 + 2 (k - 1).
+  const auto volta = sm_config(
+      {"sm.shared_banks=32", "sm.unit.lsu.lanes=32", "sm.shared_replay_cycles=2"});
+  for (int k : {1, 2, 4, 8, 16, 32}) {
+    const uint64_t few = run_cycles(volta, shared_loads(16, k), "shared_loads", 1, 32);
+    const uint64_t many = run_cycles(volta, shared_loads(64, k), "shared_loads", 1, 32);
+    EXPECT_EQ(many - few, 48u * (2 * k - 1)) << k << "-way";
   }
 }
 
