@@ -249,13 +249,9 @@ uint32_t ModuleLoader::max_threads_per_cta(const ptx::Function& kernel, uint32_t
     limit = std::min(limit, threads(kernel.maxntid));
   }
   if (config_.registers_per_sm && registers) {
-    // Per CTA, the warps' registers are rounded once: as many warps as the file holds unrounded
-    // (the file is a whole number of units).
     const uint64_t warps =
-        config_.register_allocation_per_cta
-            ? config_.registers_per_sm / (uint64_t(registers) * ptx::kWarpSize)
-            : config_.registers_per_sm /
-                  registers_per_warp(registers, config_.register_allocation_unit);
+        warps_for_registers(config_.registers_per_sm, registers, config_.register_allocation_unit,
+                            config_.register_allocation_per_cta);
     limit = std::min<uint64_t>(limit, warps * ptx::kWarpSize);
   }
   return uint32_t(limit);

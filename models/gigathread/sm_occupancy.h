@@ -18,6 +18,15 @@ inline uint64_t registers_per_warp(uint32_t registers_per_thread, uint32_t alloc
   return (need + allocation_unit - 1) / allocation_unit * allocation_unit;
 }
 
+/// The most warps of a kernel an SM's `registers` hold, allocated per warp or per CTA (where
+/// only the CTA's total is rounded: as many warps as the file's whole units hold unrounded).
+inline uint64_t warps_for_registers(uint32_t registers, uint32_t registers_per_thread,
+                                    uint32_t allocation_unit, bool per_cta) {
+  if (!per_cta) return registers / registers_per_warp(registers_per_thread, allocation_unit);
+  return registers / allocation_unit * allocation_unit /
+         (uint64_t(registers_per_thread) * ptx::kWarpSize);
+}
+
 /// A CTA's registers: per warp as above, or, where the SM allocates per CTA (compute capability
 /// 1.x), the registers of its whole warps rounded up to the unit once for the CTA.
 inline uint64_t registers_per_cta(uint32_t registers_per_thread, uint64_t warps,

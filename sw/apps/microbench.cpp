@@ -248,7 +248,7 @@ std::vector<App> microbench_apps() {
        {"footprint bytes", 256, AppSize::kMaxElements},
        latency},
       {"bandwidth",
-       "write, read and re-read a footprint in per-block segments: bandwidth",
+       "read, write and re-read a footprint in per-block segments: bandwidth",
        64 << 20,
        {"footprint bytes", 1 << 21, AppSize::kMaxElements},
        bandwidth},

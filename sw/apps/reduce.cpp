@@ -32,11 +32,10 @@ AppResult reduce(AppDevice& dev, uint64_t n, const FirstPass& pass) {
   const uint64_t per_block = uint64_t(pass.block) * pass.elements_per_step;
   const uint32_t blocks =
       uint32_t(std::clamp<uint64_t>((n + per_block - 1) / per_block, 1, pass.max_blocks));
-  const uint32_t block = pass.block;
   const DevicePtr din = dev.upload(in), partial = dev.malloc(blocks * 4), out = dev.malloc(4);
-  const uint32_t shared = pass.dynamic_shared ? block * 4 : 0;
+  const uint32_t shared = pass.dynamic_shared ? pass.block * 4 : 0;
   const double ns = simulated_ns(dev, [&] {
-    dev.run(pass.kernel, {blocks, block, shared}, din, partial, int32_t(n));
+    dev.run(pass.kernel, {blocks, pass.block, shared}, din, partial, int32_t(n));
     dev.run("reduce_final", {1, 256, 0}, partial, out, int32_t(blocks));
   });
   r.figures.push_back(rate("bw", 4.0 * n, ns, "GB/s", "input bytes over both passes' time"));
@@ -48,7 +47,7 @@ AppResult reduce(AppDevice& dev, uint64_t n, const FirstPass& pass) {
   }
   // Each partial sum adds at most ceil(n / (blocks*block)) values serially, then two trees of
   // at most log2(1024) levels: every term passes through at most that many float additions.
-  const double serial = std::ceil(double(n) / (double(blocks) * block));
+  const double serial = std::ceil(double(n) / (double(blocks) * pass.block));
   const double bound = (serial + 20) * std::ldexp(1.0, -24) * magnitude;
   const double err = std::fabs(double(sum) - exact);
   r.verified = err <= bound;
