@@ -50,6 +50,30 @@ int field_index(const std::string& name) {
   return it == kFields.end() ? -1 : int(it - kFields.begin());
 }
 
+// One layout entry: "column" (the field's remaining bits) or "column:2" (two of its bits).
+struct LayoutEntry {
+  std::string name;
+  int field = -1;  // index into kFields, -1 when unknown
+  int bits = -1;   // -1: the rest; 0: a width that is not a count of 1 to 32
+};
+
+LayoutEntry parse_entry(const std::string& text) {
+  LayoutEntry e;
+  const size_t colon = text.find(':');
+  e.name = text.substr(0, colon);
+  e.field = field_index(e.name);
+  if (colon != std::string::npos) {
+    const std::string width = text.substr(colon + 1);
+    const bool digits = !width.empty() && width.size() <= 2 &&
+                        std::all_of(width.begin(), width.end(), [](char c) {
+                          return c >= '0' && c <= '9';
+                        });
+    const int n = digits ? std::stoi(width) : 0;
+    e.bits = n >= 1 && n <= 32 ? n : 0;
+  }
+  return e;
+}
+
 }  // namespace
 
 std::string AddressMappingConfig::problem(const std::string& prefix) const {
@@ -71,18 +95,36 @@ std::string AddressMappingConfig::problem(const std::string& prefix) const {
     return key + "interleave_bytes must be at least " + key + "burst_bytes (" +
            std::to_string(burst_bytes) + ")" + is(interleave_bytes);
   }
-  std::array<bool, kFields.size()> seen{};
-  for (const std::string& name : layout) {
-    const int index = field_index(name);
-    if (index < 0) {
-      return key + "layout names an unknown field \"" + name +
+  std::array<bool, kFields.size()> seen{}, whole{};
+  std::array<unsigned, kFields.size()> sized_bits{}, pieces{};
+  for (const std::string& text : layout) {
+    const LayoutEntry e = parse_entry(text);
+    if (e.field < 0) {
+      return key + "layout names an unknown field \"" + e.name +
              "\" (the fields are column, bank_group, bank, channel, row)";
     }
-    if (seen[size_t(index)]) return key + "layout names \"" + name + "\" twice";
-    seen[size_t(index)] = true;
+    if (e.bits == 0) {
+      return key + "layout entry \"" + text + "\": the width after ':' must be 1 to 32 bits";
+    }
+    const size_t f = size_t(e.field);
+    if (e.bits < 0 && whole[f]) return key + "layout names \"" + e.name + "\" twice";
+    if (++pieces[f] > AddressMapping::kMaxPieces) {
+      return key + "layout splits \"" + e.name + "\" into more than " +
+             std::to_string(AddressMapping::kMaxPieces) + " pieces";
+    }
+    seen[f] = true;
+    whole[f] = whole[f] || e.bits < 0;
+    if (e.bits > 0) sized_bits[f] += unsigned(e.bits);
   }
+  const std::array<uint32_t, 5> counts = counts_of(*this);
   for (size_t i = 0; i < kFields.size(); ++i) {
     if (!seen[i]) return key + "layout lacks \"" + kFields[i] + "\"";
+    const unsigned bits = log2_of(counts[i]);
+    if (sized_bits[i] > bits || (!whole[i] && sized_bits[i] != bits)) {
+      return key + "layout gives \"" + kFields[i] + "\" " + std::to_string(sized_bits[i]) +
+             " bits; it has " + std::to_string(bits) +
+             " (name it once without a width to place the rest)";
+    }
   }
   unsigned local_bits = log2_of(burst_bytes);
   for (uint32_t count : counts_of(*this)) local_bits += log2_of(count);
@@ -103,13 +145,23 @@ AddressMapping::AddressMapping(const AddressMappingConfig& config, const std::st
   interleave_shift_ = log2_of(config.interleave_bytes);
   const std::array<Field*, kFields.size()> fields{&column_, &bank_group_, &bank_, &channel_, &row_};
   const std::array<uint32_t, kFields.size()> counts = counts_of(config);
+  std::array<unsigned, kFields.size()> rest{};  // the bits the entry without a width places
+  for (size_t i = 0; i < kFields.size(); ++i) {
+    rest[i] = log2_of(counts[i]);
+    fields[i]->mask = counts[i] - 1;
+  }
+  for (const std::string& text : config.layout) {
+    const LayoutEntry e = parse_entry(text);
+    if (e.bits > 0) rest[size_t(e.field)] -= unsigned(e.bits);
+  }
   unsigned shift = burst_shift_;
-  for (const std::string& name : config.layout) {
-    const size_t index = size_t(field_index(name));
-    Field& field = *fields[index];
-    field.mask = counts[index] - 1;
-    field.shift = field.mask == 0 ? 0 : shift;  // an empty field may sit at bit 64
-    shift += log2_of(counts[index]);
+  for (const std::string& text : config.layout) {
+    const LayoutEntry e = parse_entry(text);
+    const unsigned bits = e.bits > 0 ? unsigned(e.bits) : rest[size_t(e.field)];
+    if (bits == 0) continue;  // an empty field has no bits anywhere
+    Field& field = *fields[size_t(e.field)];
+    field.pieces[field.count++] = Field::Piece{shift, bits};
+    shift += bits;
   }
   local_bits_ = shift;
   if (power_of_two(config.partitions)) {

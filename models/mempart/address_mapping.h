@@ -5,6 +5,7 @@
 // instead of hammering one. Partitions interleave at `interleave_bytes` (a few hundred bytes).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,9 +35,13 @@ struct AddressMappingConfig {
   uint32_t rows = 16384;            // power of two
   uint32_t columns = 32;            // bursts per row (power of two)
   uint32_t burst_bytes = 32;        // bytes per column address (power of two)
-  /// Fields above the burst offset, lowest first, each once: "column", "bank", "bank_group",
-  /// "channel", "row". The partition sits at `interleave_bytes` (it is not a bit field, as the
-  /// count need not be a power of two); bits below it that belong to a field are taken first.
+  /// Fields above the burst offset, lowest first: "column", "bank", "bank_group", "channel",
+  /// "row". Each is named once, or split into pieces: "column:1" places one bit of the column
+  /// (its lowest not yet placed), and the field's entry without a width places the rest, so
+  /// "channel,column:1,bank_group,column,bank,row" keeps two bursts of a channel in one bank and
+  /// moves to the next bank group after them. The partition sits at `interleave_bytes` (it is
+  /// not a bit field, as the count need not be a power of two); bits below it that belong to a
+  /// field are taken first.
   /// The default puts the bank group lowest, then the channel: consecutive bursts alternate bank
   /// groups, so that a sequential stream pays tCCD_S rather than tCCD_L (longer than the burst on
   /// GDDR5, GDDR6, HBM2 and DDR4), and every few bursts the channel, so that it keeps all the
@@ -53,6 +58,7 @@ struct AddressMappingConfig {
 
 class AddressMapping {
  public:
+  static constexpr unsigned kMaxPieces = 4;  // places one field's bits may be split into
   /// ConfigError on a problem, naming `prefix`.key.
   explicit AddressMapping(const AddressMappingConfig& config,
                           const std::string& prefix = "memory.mapping");
@@ -83,11 +89,29 @@ class AddressMapping {
   uint64_t capacity_bytes() const { return uint64_t(config_.partitions) << local_bits_; }
 
  private:
+  // A field's bits, in up to kMaxPieces places of the local address: pieces in layout order
+  // hold the value's bits lowest first.
   struct Field {
-    unsigned shift = 0;
-    uint32_t mask = 0;
-    uint32_t get(uint64_t local) const { return uint32_t(local >> shift) & mask; }
-    uint64_t put(uint32_t value) const { return uint64_t(value) << shift; }
+    struct Piece {
+      unsigned shift = 0, bits = 0;
+    };
+    std::array<Piece, kMaxPieces> pieces{};
+    unsigned count = 0;
+    uint32_t mask = 0;  // the field's count - 1
+    uint32_t get(uint64_t local) const {
+      uint32_t value = 0;
+      for (unsigned i = 0, at = 0; i < count; at += pieces[i].bits, ++i) {
+        value |= uint32_t(local >> pieces[i].shift & ((uint64_t(1) << pieces[i].bits) - 1)) << at;
+      }
+      return value;
+    }
+    uint64_t put(uint32_t value) const {
+      uint64_t local = 0;
+      for (unsigned i = 0, at = 0; i < count; at += pieces[i].bits, ++i) {
+        local |= (uint64_t(value >> at) & ((uint64_t(1) << pieces[i].bits) - 1)) << pieces[i].shift;
+      }
+      return local;
+    }
   };
   // XOR-fold of the row, `hash_bits_` wide: bank bits low, then bank group, channel, and the
   // partition rotation (see address_mapping.cpp for why one fold and not one per field).

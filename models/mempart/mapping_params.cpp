@@ -14,10 +14,11 @@ const Param<uint32_t> kInterleave{"memory.mapping.interleave_bytes", 256, "bytes
                                   "the next partition's turn",
                                   Range{32, 1u << 20}.power_of_two()};
 const Param<std::string> kLayout{"memory.mapping.layout", "bank_group,channel,column,bank,row", "",
-                                 "address fields above the burst offset, lowest first, each of "
-                                 "column, bank_group, bank, channel, row exactly once (bank "
-                                 "group and channel lowest: a sequential stream alternates bank "
-                                 "groups and keeps every channel busy)"};
+                                 "address fields above the burst offset, lowest first: column, "
+                                 "bank_group, bank, channel and row, each once or split, "
+                                 "\"column:1\" placing one bit and the entry without a width "
+                                 "the rest (bank group and channel lowest: a sequential stream "
+                                 "alternates bank groups and keeps every channel busy)"};
 const Param<bool> kXorHash{"memory.mapping.xor_hash", true, "",
                            "hash bank, bank group, channel and partition with a fold of the row "
                            "bits so that strided streams spread over partitions and banks"};

@@ -98,6 +98,27 @@ TEST(AddressMappingLayout, DefaultLayoutPutsBankGroupThenChannelLowestAsComputed
   EXPECT_EQ(m.map(kBase + 0x11aac7 - 7 - 128), (DramLocation{4, 0, 2, 3, 5, 17}));
 }
 
+// Accel-Sim's V100 and A100 maps keep 128 bytes in one bank and put a bank(-group) bit right
+// above them; "column:1" splits the column to do the same with two pseudo-channels.
+TEST(AddressMappingLayout, SplitColumnKeepsTwoBurstsInABankThenMovesToTheNextBankGroup) {
+  AddressMappingConfig c = grouped(1, false);
+  c.layout = {"channel", "column:1", "bank_group", "column", "bank", "row"};
+  const AddressMapping m(c);
+  // Local bits: burst 0-4, channel 5, column bit 0 at 6, bank group 7-8, column bits 1-4 at
+  // 9-12, bank 13-14, row 15-28.
+  EXPECT_EQ(m.map(kBase + 0), (DramLocation{0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(m.map(kBase + 32), (DramLocation{0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(m.map(kBase + 64), (DramLocation{0, 0, 0, 0, 0, 1}));   // same bank, next column
+  EXPECT_EQ(m.map(kBase + 128), (DramLocation{0, 0, 1, 0, 0, 0}));  // next bank group
+  EXPECT_EQ(m.map(kBase + 384), (DramLocation{0, 0, 3, 0, 0, 0}));
+  EXPECT_EQ(m.map(kBase + 512), (DramLocation{0, 0, 0, 0, 0, 2}));  // column bit 1
+  // Column 27 = 0b11011: bit 0 at 6, bits 1-4 (0b1101) at 9-12; bank group 2, bank 3, row 5.
+  const uint64_t local = 1u << 6 | 2u << 7 | 13u << 9 | 3u << 13 | 5u << 15;
+  const DramLocation want{0, 0, 2, 3, 5, 27};
+  EXPECT_EQ(m.map(kBase + local), want);
+  EXPECT_EQ(m.address_of(want), kBase + local);
+}
+
 TEST(AddressMappingLayout, HashXorsTheBankAndRotatesThePartitionAsComputedByHand) {
   const AddressMapping m(gtx(6, true));
   // Row 421 = 0b1'1010'0101 instead of 5: local 421<<13 | 3<<10 | 17<<5 | 7, quotient 13486,
@@ -146,7 +167,9 @@ TEST(AddressMappingLayout, CustomLayoutWithFieldsBelowTheInterleaveAsComputedByH
 TEST(AddressMappingRoundTrip, EveryLocationOfASmallConfigurationIsABijection) {
   const std::vector<std::vector<std::string>> layouts{
       {"column", "bank_group", "bank", "channel", "row"},
-      {"bank_group", "row", "column", "channel", "bank"}};
+      {"bank_group", "row", "column", "channel", "bank"},
+      {"channel", "column:1", "bank_group", "column", "bank", "row"},
+      {"row:2", "column:1", "bank:1", "row:3", "column:1", "bank", "channel", "bank_group", "row"}};
   for (uint32_t partitions : {1u, 5u, 6u, 8u}) {
     for (bool hash : {false, true}) {
       for (const auto& layout : layouts) {
@@ -330,6 +353,10 @@ TEST(AddressMappingConfigTest, DefaultsHaveNoProblem) {
   EXPECT_EQ(
       tiny(1, true, {"row", "bank", "channel", "bank_group", "column"}).problem("memory.mapping"),
       "");
+  // Every piece sized, adding up to the field (the tiny configuration's 4 columns are 2 bits).
+  EXPECT_EQ(tiny(1, true, {"column:1", "row", "bank", "channel", "bank_group", "column:1"})
+                .problem("memory.mapping"),
+            "");
 }
 
 std::string problem_with(void (*change)(AddressMappingConfig&)) {
@@ -365,6 +392,24 @@ TEST(AddressMappingConfigTest, ProblemNamesEachBadField) {
             k + "layout names \"column\" twice");
   EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout.pop_back(); }),
             k + "layout lacks \"row\"");
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout.push_back("column:x"); }),
+            k + "layout entry \"column:x\": the width after ':' must be 1 to 32 bits");
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout.push_back("column:0"); }),
+            k + "layout entry \"column:0\": the width after ':' must be 1 to 32 bits");
+  // The default's 32 columns are five bits.
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.layout.push_back("column:6"); }),
+            k + "layout gives \"column\" 6 bits; it has 5 (name it once without a width to "
+                "place the rest)");
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) {
+              c.layout = {"bank_group", "channel", "column:2", "bank", "row"};
+            }),
+            k + "layout gives \"column\" 2 bits; it has 5 (name it once without a width to "
+                "place the rest)");
+  EXPECT_EQ(problem_with([](AddressMappingConfig& c) {
+              c.layout = {"bank_group", "channel", "column:1", "column:1", "column:1",
+                          "column:1", "column", "bank", "row"};
+            }),
+            k + "layout splits \"column\" into more than 4 pieces");
   EXPECT_EQ(problem_with([](AddressMappingConfig& c) { c.interleave_bytes = 256 * kMiB; }),
             k + "interleave_bytes must not exceed one partition's capacity (2^27 bytes) (it is " +
                 std::to_string(256 * kMiB) + ")");

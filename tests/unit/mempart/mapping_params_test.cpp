@@ -41,6 +41,18 @@ TEST(MappingParams, SettingsReachTheMapping) {
   EXPECT_EQ(m.layout, layout);
 }
 
+TEST(MappingParams, ASplitLayoutReachesTheMapping) {
+  Config config;
+  config.apply_set("memory.mapping.layout=channel, column:1, bank_group, column, bank, row");
+  const AddressMappingConfig m = mapping_from_config(config, dram_preset("HBM2"), 32, 2, 0);
+  const std::vector<std::string> layout{"channel", "column:1", "bank_group", "column", "bank",
+                                        "row"};
+  EXPECT_EQ(m.layout, layout);
+  const AddressMapping mapping(m);
+  EXPECT_EQ(mapping.map(64).column, 1u);      // the second burst of pseudo-channel 0
+  EXPECT_EQ(mapping.map(128).bank_group, 1u);  // then the next bank group
+}
+
 TEST(MappingParams, AMalformedLayoutIsOneErrorNamingTheKey) {
   Config config;
   config.apply_set("memory.mapping.layout=column,bank,bank");
