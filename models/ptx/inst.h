@@ -192,6 +192,7 @@ enum InstFlag : uint16_t {
 /// How an instruction occupies the machine; the timed SMs charge costs by this class.
 enum class InstClass : uint8_t {
   Int,
+  IntMultiply,  // integer mul, mad, mul24, mad24: IMAD, which may run slower than an add
   Fp32,
   Fp64,
   Sfu,

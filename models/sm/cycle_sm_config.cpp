@@ -67,6 +67,14 @@ const Param<std::string> kConversionUnit{
     OneOf{"int", "fp32", "fp64", "sfu"}};
 const Param<std::string> kMoveUnit{"sm.class_unit.move", "int", "", "unit that runs moves",
                                    OneOf{"int", "fp32"}};
+const Param<std::string> kIntMultiplyUnit{
+    "sm.class_unit.int_multiply", "int", "",
+    "unit that runs integer multiplies (mul, mad, mul24, mad24: IMAD)", OneOf{"int", "fp32"}};
+const Param<U32> kIntMultiplyLatency{
+    "sm.int_multiply_latency", 0, "cycles",
+    "cycles from issuing an integer multiply to its result where it differs from its unit's "
+    "(Volta's IMAD: 5 on a 4-cycle pipe, Jia et al. 2018 Table 4.1); 0: the unit's latency",
+    Range{0, 1024}};
 const Param<std::string> kWarpLevelUnit{"sm.class_unit.warp_level", "int", "",
                                         "unit that runs shfl, vote, redux and match",
                                         OneOf{"int", "fp32", "lsu"}};
@@ -148,6 +156,8 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   }
   auto& of = c.units.unit_of;
   of[size_t(InstClass::Int)] = Unit::Int;
+  of[size_t(InstClass::IntMultiply)] = unit_named(kIntMultiplyUnit.get(config));
+  c.units.class_latency[size_t(InstClass::IntMultiply)] = kIntMultiplyLatency.get(config);
   of[size_t(InstClass::Fp32)] = Unit::Fp32;
   of[size_t(InstClass::Fp64)] = Unit::Fp64;
   of[size_t(InstClass::Sfu)] = Unit::Sfu;

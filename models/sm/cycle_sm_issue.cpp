@@ -75,7 +75,7 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
   const uint32_t extra = operand_bank_conflict_cycles(regs.sources(), regs.num_sources,
                                                       config_.register_banks, reused);
-  const uint64_t result = block.units.issue(unit, cycle_, extra);
+  const uint64_t result = block.units.issue(in->cls, cycle_, extra);
   issuing_slot_ = s;
   issuing_ = in;
   issuing_access_ = kNone;

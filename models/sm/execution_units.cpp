@@ -22,10 +22,11 @@ ExecutionUnits::ExecutionUnits(const ExecutionUnitsConfig& config) : config_(con
   }
 }
 
-uint64_t ExecutionUnits::issue(Unit u, uint64_t now, uint32_t extra) {
+uint64_t ExecutionUnits::issue(ptx::InstClass c, uint64_t now, uint32_t extra) {
+  const Unit u = unit_of(c);
   const uint64_t start = now + extra;
   free_[size_t(u)] = start + interval_[size_t(u)];
-  return start + config_.units[size_t(u)].latency;
+  return start + latency(c);
 }
 
 uint32_t operand_bank_conflict_cycles(const uint32_t* source_regs, unsigned count, uint32_t banks,

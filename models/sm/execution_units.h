@@ -23,6 +23,9 @@ struct UnitConfig {
 struct ExecutionUnitsConfig {
   std::array<UnitConfig, kNumUnits> units{};
   std::array<Unit, ptx::kNumInstClasses> unit_of{};  // which unit runs each instruction class
+  // A class's own latency where it differs from its unit's (Volta's IMAD: 5 on a 4-cycle
+  // pipe); 0: the unit's.
+  std::array<uint32_t, ptx::kNumInstClasses> class_latency{};
 };
 
 class ExecutionUnits {
@@ -32,15 +35,19 @@ class ExecutionUnits {
   /// First cycle >= now at which `u` can accept a warp instruction.
   uint64_t free_at(Unit u) const { return free_[size_t(u)]; }
   bool can_issue(Unit u, uint64_t now) const { return free_[size_t(u)] <= now; }
-  /// Issues on `u` at `now` (which must be free); returns the cycle the result is ready.
-  /// `extra` cycles (operand-collector conflicts) delay the start.
-  uint64_t issue(Unit u, uint64_t now, uint32_t extra = 0);
+  /// Issues an instruction of class `c` on its unit at `now` (which must be free); returns the
+  /// cycle the result is ready. `extra` cycles (operand-collector conflicts) delay the start.
+  uint64_t issue(ptx::InstClass c, uint64_t now, uint32_t extra = 0);
   /// Holds `u` busy until `cycle` (the LSU serializing a bank conflict or many lines).
   void occupy(Unit u, uint64_t until) {
     if (free_[size_t(u)] < until) free_[size_t(u)] = until;
   }
   uint32_t interval(Unit u) const { return interval_[size_t(u)]; }
   uint32_t latency(Unit u) const { return config_.units[size_t(u)].latency; }
+  uint32_t latency(ptx::InstClass c) const {
+    const uint32_t own = config_.class_latency[size_t(c)];
+    return own != 0 ? own : latency(unit_of(c));
+  }
 
  private:
   ExecutionUnitsConfig config_;

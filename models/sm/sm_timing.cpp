@@ -56,6 +56,7 @@ LtSmTiming LtSmTiming::from_config(const Config& config) {
   LtSmTiming t;
   auto set = [&](InstClass c, const Param<U32>& p) { t.issue_cycles[size_t(c)] = p.get(config); };
   set(InstClass::Int, kInt);
+  set(InstClass::IntMultiply, kInt);  // the loosely timed SM does not tell multiplies apart
   set(InstClass::Fp32, kFp32);
   set(InstClass::Fp64, kFp64);
   set(InstClass::Sfu, kSfu);

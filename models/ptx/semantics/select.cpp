@@ -224,7 +224,10 @@ InstClass classify(const Inst& in) {
   }
   const ScalarType t = in.op == Op::Set ? in.type2 : in.type;
   if (t == ScalarType::F64) return InstClass::Fp64;
-  return is_float_type(t) ? InstClass::Fp32 : InstClass::Int;
+  if (is_float_type(t)) return InstClass::Fp32;
+  const bool multiply =
+      in.op == Op::Mul || in.op == Op::Mad || in.op == Op::Mul24 || in.op == Op::Mad24;
+  return multiply ? InstClass::IntMultiply : InstClass::Int;
 }
 
 }  // namespace gpusoc::ptx

@@ -23,6 +23,10 @@ ExecutionUnitsConfig tesla_like() {
   c.units[size_t(Unit::Lsu)] = {32, 1};
   c.units[size_t(Unit::Tex)] = {3, 2};
   c.units[size_t(Unit::Branch)] = {64, 1};
+  c.unit_of[size_t(ptx::InstClass::Int)] = Unit::Int;
+  c.unit_of[size_t(ptx::InstClass::IntMultiply)] = Unit::Int;
+  c.unit_of[size_t(ptx::InstClass::Fp32)] = Unit::Fp32;
+  c.unit_of[size_t(ptx::InstClass::Fp64)] = Unit::Fp64;
   c.unit_of[size_t(ptx::InstClass::Sfu)] = Unit::Sfu;
   c.unit_of[size_t(ptx::InstClass::Memory)] = Unit::Lsu;
   return c;
@@ -49,14 +53,14 @@ TEST(ExecutionUnits, IntervalIsTheWarpOverTheLanesRoundedUp) {
 TEST(ExecutionUnits, IssueBusiesTheUnitForItsIntervalAndReturnsTheResultCycle) {
   ExecutionUnits eu(tesla_like());
   EXPECT_TRUE(eu.can_issue(Unit::Fp32, 0));
-  EXPECT_EQ(eu.issue(Unit::Fp32, 100), 110u);
+  EXPECT_EQ(eu.issue(ptx::InstClass::Fp32, 100), 110u);
   EXPECT_EQ(eu.free_at(Unit::Fp32), 104u);
   EXPECT_FALSE(eu.can_issue(Unit::Fp32, 103));
   EXPECT_TRUE(eu.can_issue(Unit::Fp32, 104));
   EXPECT_TRUE(eu.can_issue(Unit::Int, 100));  // units are independent
-  EXPECT_EQ(eu.issue(Unit::Int, 100), 104u);
+  EXPECT_EQ(eu.issue(ptx::InstClass::Int, 100), 104u);
   EXPECT_EQ(eu.free_at(Unit::Int), 102u);
-  EXPECT_EQ(eu.issue(Unit::Fp64, 7), 19u);
+  EXPECT_EQ(eu.issue(ptx::InstClass::Fp64, 7), 19u);
   EXPECT_EQ(eu.free_at(Unit::Fp64), 8u);
 }
 
@@ -65,16 +69,27 @@ TEST(ExecutionUnits, BackToBackSfuInstructionsTakeSixteenCyclesEach) {
   uint64_t now = 0, last_result = 0;
   for (int i = 0; i < 4; ++i) {
     now = eu.free_at(Unit::Sfu);
-    last_result = eu.issue(Unit::Sfu, now);
+    last_result = eu.issue(ptx::InstClass::Sfu, now);
   }
   EXPECT_EQ(now, 48u);
   EXPECT_EQ(last_result, 68u);
   EXPECT_EQ(eu.free_at(Unit::Sfu), 64u);
 }
 
+TEST(ExecutionUnits, AClassLatencyOverridesItsUnitsAndSharesTheUnitsIssue) {
+  ExecutionUnitsConfig c = tesla_like();
+  c.class_latency[size_t(ptx::InstClass::IntMultiply)] = 5;
+  ExecutionUnits eu(c);
+  EXPECT_EQ(eu.latency(ptx::InstClass::IntMultiply), 5u);
+  EXPECT_EQ(eu.latency(ptx::InstClass::Int), 4u);  // the unit's
+  EXPECT_EQ(eu.issue(ptx::InstClass::IntMultiply, 100), 105u);
+  EXPECT_EQ(eu.free_at(Unit::Int), 102u);  // the int unit's interval, 16 lanes
+  EXPECT_EQ(eu.issue(ptx::InstClass::Int, 102), 106u);
+}
+
 TEST(ExecutionUnits, ExtraCyclesDelayTheStart) {
   ExecutionUnits eu(tesla_like());
-  EXPECT_EQ(eu.issue(Unit::Fp32, 200, 3), 213u);
+  EXPECT_EQ(eu.issue(ptx::InstClass::Fp32, 200, 3), 213u);
   EXPECT_EQ(eu.free_at(Unit::Fp32), 207u);
 }
 

@@ -136,6 +136,14 @@ TEST(Select, Classify) {
   EXPECT_EQ(classify(I(Op::Setp, T::F32)), InstClass::Fp32);
   EXPECT_EQ(classify(I(Op::Selp, T::F32)), InstClass::Int);
   EXPECT_EQ(classify(I(Op::Popc, T::B32)), InstClass::Int);
+  // Integer multiplies are IMAD, whatever their width; float ones stay FMA-pipe work.
+  EXPECT_EQ(classify(I(Op::Mul, T::S32)), InstClass::IntMultiply);
+  EXPECT_EQ(classify(I(Op::Mad, T::U64)), InstClass::IntMultiply);
+  EXPECT_EQ(classify(I(Op::Mul24, T::S32)), InstClass::IntMultiply);
+  EXPECT_EQ(classify(I(Op::Mad24, T::U32)), InstClass::IntMultiply);
+  EXPECT_EQ(classify(I(Op::Mul, T::F32)), InstClass::Fp32);
+  EXPECT_EQ(classify(I(Op::Mad, T::F64)), InstClass::Fp64);
+  EXPECT_EQ(classify(I(Op::Sub, T::S32)), InstClass::Int);
 }
 
 }  // namespace
