@@ -8,9 +8,32 @@ namespace gpusoc {
 
 SparseMemory::SparseMemory(bool strict) : strict_(strict) {}
 
-SparseMemory::SparseMemory(uint64_t base, uint8_t* host, uint64_t size) : strict_(true) {
-  if (base & (kPageSize - 1)) throw std::logic_error("SparseMemory view: base not page-aligned");
-  view_ = View{base >> kPageBits, size >> kPageBits, host};
+SparseMemory::SparseMemory(uint64_t base, uint8_t* host, uint64_t size, Reacquire reacquire)
+    : strict_(true), reacquire_(std::move(reacquire)) {
+  set_view(Region{base, host, size});
+}
+
+void SparseMemory::set_view(const Region& region) {
+  if (region.base & (kPageSize - 1)) {
+    throw std::logic_error("SparseMemory view: base not page-aligned");
+  }
+  if (!region.host) throw std::logic_error("SparseMemory view: no host memory");
+  view_ = View{region.base >> kPageBits, region.size >> kPageBits, region.host};
+}
+
+void SparseMemory::revoke(uint64_t start, uint64_t end) {
+  if (!view_.host) throw std::logic_error("SparseMemory::revoke: not a view");
+  const uint64_t first = view_.first_page << kPageBits;
+  const uint64_t last = first + (view_.pages << kPageBits) - 1;
+  if (end < first || start > last) return;
+  if (!reacquire_) throw std::logic_error("SparseMemory::revoke: the view cannot be reacquired");
+  revoked_ = true;
+  flush_tlb();
+}
+
+void SparseMemory::reacquire_view() {
+  set_view(reacquire_());
+  revoked_ = false;
 }
 SparseMemory::~SparseMemory() = default;
 
@@ -52,6 +75,7 @@ bool SparseMemory::is_mapped(uint64_t addr, uint64_t size) const {
 }
 
 uint8_t* SparseMemory::page_pointer_slow(uint64_t addr) {
+  reacquire_if_revoked();
   const uint64_t page = addr >> kPageBits;
   if (!page_mapped(page)) return nullptr;
   uint8_t* data = nullptr;
@@ -77,6 +101,7 @@ void SparseMemory::flush_tlb() {
 
 template <typename Fn>
 bool SparseMemory::for_each_chunk(uint64_t addr, uint64_t size, Fn&& fn) {
+  reacquire_if_revoked();
   if (!is_mapped(addr, size)) return false;
   uint64_t done = 0;
   while (done < size) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -19,9 +20,18 @@ class SparseMemory {
   /// strict: accesses outside mapped ranges fail (page granularity); otherwise every address is
   /// valid.
   explicit SparseMemory(bool strict);
+  /// Memory someone else owns, as a DMI grant describes it.
+  struct Region {
+    uint64_t base = 0;
+    uint8_t* host = nullptr;
+    uint64_t size = 0;
+  };
+  /// Asks the owner for the region again (after revoke()); throws when it refuses.
+  using Reacquire = std::function<Region()>;
   /// A view onto memory someone else owns (a DMI region): [base, base + size) is accessible and
   /// backed by `host`; everything else faults as in strict mode. `base` must be page-aligned.
-  SparseMemory(uint64_t base, uint8_t* host, uint64_t size);
+  /// `reacquire`, when given, lets the owner revoke the region and grant it again, moved or not.
+  SparseMemory(uint64_t base, uint8_t* host, uint64_t size, Reacquire reacquire = {});
   ~SparseMemory();
   SparseMemory(const SparseMemory&) = delete;
   SparseMemory& operator=(const SparseMemory&) = delete;
@@ -30,6 +40,9 @@ class SparseMemory {
   void map(uint64_t addr, uint64_t size);
   /// Removes a mapping made by map() starting at addr and frees its pages.
   void unmap(uint64_t addr);
+  /// A view's owner revoked [start, end] (a TLM DMI invalidation): when that overlaps the view,
+  /// its host pointer is forgotten, and the next access asks `reacquire` for the region again.
+  void revoke(uint64_t start, uint64_t end);
   bool is_mapped(uint64_t addr, uint64_t size) const;
 
   /// Host pointer to addr, valid to the end of its page; nullptr when the page is not accessible.
@@ -55,6 +68,11 @@ class SparseMemory {
     uint8_t* data = nullptr;
   };
   uint8_t* page_pointer_slow(uint64_t addr);
+  void set_view(const Region& region);
+  void reacquire_if_revoked() {
+    if (revoked_) reacquire_view();
+  }
+  void reacquire_view();
   bool page_mapped(uint64_t page) const;
   void flush_tlb();
   template <typename Fn>
@@ -65,6 +83,8 @@ class SparseMemory {
     uint64_t first_page = 0, pages = 0;
     uint8_t* host = nullptr;
   } view_;
+  Reacquire reacquire_;
+  bool revoked_ = false;
   std::map<uint64_t, uint64_t> mappings_;  // first page -> page count
   std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
   std::array<TlbEntry, kTlbSize> tlb_{};

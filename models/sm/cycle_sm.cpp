@@ -30,6 +30,9 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
                      "the cycle-level SM needs a SystemC time resolution of 1 ps");
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
+  port_.on_dmi_revoked([this](uint64_t start, uint64_t end) {
+    if (vram_) vram_->revoke(start, end);  // asked for again at the next access
+  });
   slots_.resize(config.warp_slots);
   for (uint32_t b = 0; b < config.processing_blocks; ++b) {
     blocks_.push_back(Block{make_warp_scheduler(config.scheduler, config.scheduler_options),

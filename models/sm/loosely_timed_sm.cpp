@@ -81,12 +81,8 @@ SparseMemory& LooselyTimedSm::device_memory() {
   return *vram_;
 }
 
-void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) {
-  if (vram_) {
-    throw ModelError(name(),
-                     "device memory revoked its DMI region while kernels ran; the "
-                     "loosely timed SM cannot work without it");
-  }
+void LooselyTimedSm::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (vram_) vram_->revoke(start, end);  // asked for again at the next access
 }
 
 void LooselyTimedSm::admit_new_ctas() {

@@ -144,9 +144,7 @@ tlm::tlm_sync_enum MemoryRequestPort::nb_transport_bw(tlm::tlm_generic_payload& 
 }
 
 void MemoryRequestPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
-  throw ModelError(name(), fmt::format("device memory revoked DMI of [{:#x}, {:#x}]; the SM moves "
-                                       "data through DMI and cannot work without it",
-                                       start, end));
+  if (dmi_listener_) dmi_listener_(start, end);
 }
 
 }  // namespace gpusoc::sm

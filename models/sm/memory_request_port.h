@@ -15,11 +15,13 @@
 //
 // The payloads are pooled, max_in_flight of them, each with a memory manager (the pool) so that
 // targets and interconnects may hold them (acquire/release) as the base protocol allows; the data
-// pointer of these timing-only payloads is a shared scratch buffer that nobody may touch. Device
-// memory must not revoke DMI: the SM moves data through it, so a revocation is a ModelError.
+// pointer of these timing-only payloads is a shared scratch buffer that nobody may touch. A DMI
+// revocation from device memory goes to whoever holds the pointer (on_dmi_revoked: the SM's view
+// of VRAM, which asks for it again).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -68,6 +70,11 @@ class MemoryRequestPort : public sc_core::sc_module {
   /// requests are outstanding (strictly: a pooled payload is free; a component still holding one
   /// after its completion keeps it, which the memory target never does).
   bool can_send() const;
+  /// Who to tell when device memory revokes DMI of [start, end] (nobody: the port itself holds
+  /// no DMI pointer).
+  void on_dmi_revoked(std::function<void(uint64_t start, uint64_t end)> listener) {
+    dmi_listener_ = std::move(listener);
+  }
   /// The largest request: a cache line (sm.l1.line_bytes is at most 1024).
   static constexpr uint32_t kMaxRequestBytes = 1024;
   /// Sends `r` at absolute simulated time `when` (not before sc_time_stamp()). A ModelError
@@ -100,6 +107,7 @@ class MemoryRequestPort : public sc_core::sc_module {
   std::vector<uint8_t> scratch_;  // the data pointer of every (timing-only) payload
   std::vector<MemoryCompletion> completions_;
   sc_core::sc_event activity_;
+  std::function<void(uint64_t, uint64_t)> dmi_listener_;
 };
 
 }  // namespace gpusoc::sm

@@ -25,6 +25,7 @@
 #include "models/ptx/address_space.h"
 #include "models/sm/cycle_sm.h"
 #include "tests/support/systemc_test.h"
+#include "tests/unit/sm/dmi_mover.h"
 #include "tests/unit/sm/sm_test_support.h"
 
 namespace gpusoc {
@@ -508,6 +509,26 @@ ret;
   // Reported once the limit has passed since the requests went out, not before.
   EXPECT_GE(failed_at, sc_time(10000.0 * kCyclePs, sc_core::SC_PS));
   EXPECT_LT(failed_at, sc_time(11000.0 * kCyclePs, sc_core::SC_PS));
+}
+
+TEST(CycleSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun) {
+  testing::fresh_systemc();
+  StatGroup stats;
+  MemoryTarget vram("vram", Bench::vram_config(0), stats);
+  testing::DmiMover mover("mover", 100, 64 << 10);
+  sm::CycleSm sm("sm0", 0, sm_config({}), stats);
+  sm.mem_initiator.bind(mover.target);
+  mover.initiator.bind(vram.target);
+  gigathread::CtaDispatcher dispatcher("gigathread", Bench::dispatcher_config(1, sm_config({})),
+                                       stats);
+  dispatcher.add_sm(sm);
+  testing::fill_twice_input(vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
+  GridResult r;
+  simulate([&] {
+    r = dispatcher.run_grid(grid_request(load_ptx(testing::kTwiceKernel), "twice", 16, 256));
+  });
+  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
+  testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
 }
 
 TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {

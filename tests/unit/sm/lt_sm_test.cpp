@@ -12,6 +12,7 @@
 #include "models/ptx/address_space.h"
 #include "models/sm/loosely_timed_sm.h"
 #include "tests/support/systemc_test.h"
+#include "tests/unit/sm/dmi_mover.h"
 #include "tests/unit/sm/sm_test_support.h"
 
 namespace gpusoc {
@@ -133,6 +134,28 @@ struct Bench : sc_core::sc_module {
 
 uint64_t duration(const GridResult& r) {
   return r.stats.end_ps - r.stats.start_ps;
+}
+
+TEST(LooselyTimedSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun) {
+  testing::fresh_systemc();
+  StatGroup stats;
+  MemoryTarget vram("vram", Bench::vram_config(), stats);
+  testing::DmiMover mover("mover", 100, 64 << 10);
+  sm::LtSmTiming timing;
+  timing.issue_cycles.fill(4);
+  timing.clock_mhz = 1e6 / kCyclePs;
+  sm::LooselyTimedSm sm("sm0", 0, timing, stats);
+  sm.mem_initiator.bind(mover.target);
+  mover.initiator.bind(vram.target);
+  CtaDispatcher dispatcher("gigathread", Bench::config(flat_sms(1), {}, "round_robin", 0), stats);
+  dispatcher.add_sm(sm);
+  testing::fill_twice_input(vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
+  GridResult r;
+  simulate([&] {
+    r = dispatcher.run_grid(grid_request(load_ptx(testing::kTwiceKernel), "twice", 16, 256));
+  });
+  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
+  testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
 }
 
 TEST(LooselyTimedSm, OneWarpTakesItsIssueCycles) {
