@@ -7,13 +7,16 @@
 namespace gpusoc::platform {
 namespace {
 
-int registers(const CommandContext&) {
-  fmt::print("{}", register_map_markdown());
+int registers(const CommandContext& ctx) {
+  fmt::print("{}", register_map_markdown(ctx.config));
   return 0;
 }
 
 const CommandRegistration kRegisters{
-    Command("registers", "print the register map (docs/registers.md) as Markdown", registers)};
+    Command("registers",
+            "print the register map (docs/registers.md) as Markdown, with the reset values of "
+            "the configuration",
+            registers)};
 
 }  // namespace
 }  // namespace gpusoc::platform

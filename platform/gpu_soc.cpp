@@ -58,6 +58,18 @@ const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
 
 }  // namespace
 
+pcie::DeviceInfo device_info(const Config& config) {
+  const GpuSpec spec = GpuSpec::from_config(config);
+  const gigathread::GigaThreadConfig gt = gigathread_config(spec, config);
+  pcie::DeviceInfo device;
+  device.vram_base = ptx::kGlobalBase;
+  device.vram_bytes = spec.memory.capacity_bytes;
+  device.vram_allocatable_bytes = spec.memory.capacity_bytes - gt.firmware_heap_bytes;
+  device.channels = gt.channels;
+  device.texture_limits = tex::texture_limits(config);
+  return device;
+}
+
 GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent)
     : sc_module(name),
       spec_(GpuSpec::from_config(config)),
@@ -81,12 +93,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   const gigathread::GigaThreadConfig gt = gigathread_config(spec_, config);
 
   const pcie::PcieConfig link = pcie::PcieConfig::from_config(config);
-  pcie::DeviceInfo device;
-  device.vram_base = ptx::kGlobalBase;
-  device.vram_bytes = spec_.memory.capacity_bytes;
-  device.vram_allocatable_bytes = spec_.memory.capacity_bytes - gt.firmware_heap_bytes;
-  device.channels = gt.channels;
-  device.texture_limits = tex::texture_limits(config);
+  const pcie::DeviceInfo device = device_info(config);
   endpoint_ = std::make_unique<pcie::PcieEndpoint>("pcie", link, device, stats_);
   connect(endpoint_->vram_initiator, vram_->target, "bar1_vram");
   endpoint_->irq_out.bind(irq_);

@@ -47,6 +47,9 @@ gigathread::SmLimits sm_limits(const GpuSpec& spec);
 /// The GigaThread engine's configuration: its own parameters, VRAM and the SMs' limits from the
 /// specification; checked.
 gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config& config);
+/// What the PCIe endpoint reports of the GPU the configuration describes (BAR0's VRAM, channel
+/// and texture-limit registers).
+pcie::DeviceInfo device_info(const Config& config);
 /// The bare functional core configured as the GPU the configuration describes: its SMs, their
 /// limits and register file, device memory, SIMT model.
 ptx::DeviceOptions functional_device_options(const Config& config);

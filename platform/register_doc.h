@@ -4,9 +4,12 @@
 
 #include <string>
 
+#include "models/common/config.h"
+
 namespace gpusoc::platform {
 
-/// The whole of docs/registers.md (`gpusoc registers` prints it; a test compares).
-std::string register_map_markdown();
+/// The whole of docs/registers.md (`gpusoc registers` prints it; a test compares), with the
+/// values a device configured by `config` reads after reset.
+std::string register_map_markdown(const Config& config);
 
 }  // namespace gpusoc::platform

@@ -173,15 +173,17 @@ uint32_t RegisterBlock::size_bytes() const {
   return static_cast<uint32_t>(index_.size() * 4);
 }
 
-std::string register_table_markdown(const std::string& title, uint64_t base,
-                                    const std::vector<RegisterSpec>& specs) {
+std::string register_table_markdown(
+    const std::string& title, uint64_t base, const std::vector<RegisterSpec>& specs,
+    const std::function<uint32_t(const RegisterSpec&)>& reset_of) {
   std::ostringstream out;
   out << "### " << title << "\n\n";
   out << "| Offset | Name | Access | Reset | Description |\n";
   out << "|---|---|---|---|---|\n";
   for (const RegisterSpec& spec : specs) {
     out << fmt::format("| `{:#06x}` | `{}` | {} | `{:#010x}` | {} |\n", base + spec.offset,
-                       spec.name, access_name(spec.access), spec.reset, spec.description);
+                       spec.name, access_name(spec.access),
+                       reset_of ? reset_of(spec) : spec.reset, spec.description);
   }
   return out.str();
 }

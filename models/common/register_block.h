@@ -81,8 +81,11 @@ class RegisterBlock {
   std::vector<int> index_;  // offset / 4 -> position in specs_, -1 where there is none
 };
 
-/// A Markdown table of a block's registers at `base` (BAR0 offset), for docs/registers.md.
-std::string register_table_markdown(const std::string& title, uint64_t base,
-                                    const std::vector<RegisterSpec>& specs);
+/// A Markdown table of a block's registers at `base` (BAR0 offset), for docs/registers.md. The
+/// Reset column is `reset_of(spec)` where given (what a configured device reads after reset),
+/// else the spec's own reset value.
+std::string register_table_markdown(
+    const std::string& title, uint64_t base, const std::vector<RegisterSpec>& specs,
+    const std::function<uint32_t(const RegisterSpec&)>& reset_of = {});
 
 }  // namespace gpusoc

@@ -56,6 +56,8 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
 
   /// The endpoint's BAR0 registers (offsets from bar0_map.h), for docs/registers.md.
   static const std::vector<RegisterSpec>& register_specs();
+  /// One of them as a debugger reads it: stored or computed, without side effects.
+  uint32_t register_value(uint32_t offset) const { return registers_.read(offset); }
 
   // InterruptSink: latch causes and errors; an unmasked cause sends an MSI (when enabled).
   void raise(uint32_t causes) override;

@@ -208,6 +208,27 @@ TEST_F(CliTest, CommittedRegisterMapIsCurrent) {
          "  build/platform/gpusoc registers > docs/registers.md";
 }
 
+// The host interface's identification registers report the configuration: 16 GiB of V100 HBM2
+// less the firmware heap asked for, the channels asked for, VRAM from 0x2'0000'0000.
+TEST_F(CliTest, RegisterResetValuesAreTheConfigurations) {
+  const Outcome doc = gpusoc("registers --config " + kConfigDir +
+                             "/volta-v100.json --set gigathread.channels=5 "
+                             "--set gpu.firmware_heap_bytes=33554432");
+  ASSERT_EQ(doc.status, 0) << doc.err;
+  const auto reset_of = [&](const std::string& name) {
+    const size_t at = doc.out.find("| `" + name + "` |");
+    if (at == std::string::npos) return std::string("missing");
+    const size_t tick = doc.out.find("| `0x", at + name.size() + 4);
+    return doc.out.substr(tick + 3, 10);
+  };
+  // 16 GiB - 32 MiB = 0x3'fe00'0000.
+  EXPECT_EQ(reset_of("VRAM_SIZE_LO"), "0xfe000000");
+  EXPECT_EQ(reset_of("VRAM_SIZE_HI"), "0x00000003");
+  EXPECT_EQ(reset_of("VRAM_BASE_HI"), "0x00000002");
+  EXPECT_EQ(reset_of("NUM_CHANNELS"), "0x00000005");
+  EXPECT_EQ(reset_of("ID"), "0x50554753");
+}
+
 TEST_F(CliTest, StatisticsAreWrittenWhereAsked) {
   const std::string stats = dir.file("stats.json");
   const Outcome result = gpusoc("config dump --stats-out " + stats);
