@@ -22,9 +22,9 @@ struct GpuRequest : tlm::tlm_extension<GpuRequest> {
   AtomicOp atomic = AtomicOp::Add;  // kind Atomic: which read-modify-write
   uint32_t sectors = 0;      // 32-byte sectors the access touches (0: derive from the length)
   uint32_t sector_mask = 0;  // which 32-byte sectors from the address, when not all (0: all)
-  /// The access only asks for timing: the data moved functionally already (the SMs read and
-  /// write device memory through DMI), so the target must not touch the data pointer.
-  bool timing_only = false;
+  /// A timing request's direction (see timing_request()): it stands for a write (a store, a
+  /// surface store or reduction) rather than a read.
+  bool write = false;
   /// Kind Texture: the 32-byte sectors the instruction's texels (or surface elements) lie in,
   /// each once, the texels the filter blends, and the quads of threads the address units walk.
   std::vector<uint64_t> texture_sectors;
@@ -36,5 +36,19 @@ struct GpuRequest : tlm::tlm_extension<GpuRequest> {
     *this = static_cast<const GpuRequest&>(other);
   }
 };
+
+/// The extension of a timing request, null for any other payload. A timing request only asks for
+/// timing: its data moved functionally already (the SMs read and write device memory through
+/// DMI). It is a TLM_IGNORE_COMMAND payload carrying a GpuRequest, so that a target that knows
+/// nothing of the extension moves no data, as the base protocol's ignore command asks.
+inline const GpuRequest* timing_request(const tlm::tlm_generic_payload& tx) {
+  return tx.get_command() == tlm::TLM_IGNORE_COMMAND ? tx.get_extension<GpuRequest>() : nullptr;
+}
+
+/// Whether `tx` writes: its command, or a timing request's direction.
+inline bool writes(const tlm::tlm_generic_payload& tx) {
+  if (const GpuRequest* r = timing_request(tx)) return r->write;
+  return tx.is_write();
+}
 
 }  // namespace gpusoc

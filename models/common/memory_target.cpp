@@ -126,26 +126,25 @@ sc_core::sc_time MemoryTarget::serve(tlm::tlm_generic_payload& tx,
   const unsigned length = tx.get_data_length();
   const unsigned width = tx.get_streaming_width();
   const uint64_t span = width != 0 && width < length ? width : length;
-  const GpuRequest* request = tx.get_extension<GpuRequest>();
-  const bool timing_only = request != nullptr && request->timing_only;
+  const bool timing = timing_request(tx) != nullptr;
   if (!contains(tx.get_address(), std::max<uint64_t>(span, 1))) {
     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     ++stats_.errors;
     return arrival;
   }
-  if ((tx.get_command() == tlm::TLM_IGNORE_COMMAND)) {  // moves nothing: an address check only
+  if (tx.get_command() == tlm::TLM_IGNORE_COMMAND && !timing) {  // an address check only
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     return arrival;
   }
   const bool bad_enables = tx.get_byte_enable_ptr() != nullptr && tx.get_byte_enable_length() == 0;
-  const bool no_data = tx.get_data_ptr() == nullptr && !timing_only;
+  const bool no_data = tx.get_data_ptr() == nullptr && !timing;
   if (length == 0 || bad_enables || no_data) {
     tx.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     ++stats_.errors;
     return arrival;
   }
-  if (!timing_only) transfer(tx, tx.get_address() - config_.base);
-  if (tx.is_read()) {
+  if (!timing) transfer(tx, tx.get_address() - config_.base);
+  if (!writes(tx)) {
     ++stats_.reads;
     stats_.bytes_read += length;
   } else {

@@ -5,8 +5,9 @@
 //
 // An access that the caller issues at local time t = sc_time_stamp() + delay starts on the port
 // at max(t, when the port is free), holds it for bytes / bytes_per_ns, and completes `latency`
-// after that; the annotated delay grows by the difference. Accesses carrying a GpuRequest with
-// timing_only set take time but touch no data; IGNORE commands only check the address.
+// after that; the annotated delay grows by the difference. Timing requests (TLM_IGNORE_COMMAND
+// with a GpuRequest, gpu_request.h) take time but touch no data; other IGNORE commands only
+// check the address.
 //
 // nb_transport (approximately timed, base protocol) sees the same timing, with backpressure: each
 // initiator (socket id) is a channel of at most `queue_depth` requests in service. A BEGIN_REQ

@@ -16,7 +16,7 @@ namespace {
 void op_of(const tlm::tlm_generic_payload& tx, MemOp& op, AtomicOp& atomic) {
   const GpuRequest* r = tx.get_extension<GpuRequest>();
   const bool is_atomic = r && r->kind == AccessKind::Atomic;
-  op = is_atomic ? MemOp::Atomic : tx.is_write() ? MemOp::Write : MemOp::Read;
+  op = is_atomic ? MemOp::Atomic : writes(tx) ? MemOp::Write : MemOp::Read;
   atomic = is_atomic ? r->atomic : AtomicOp::Add;
 }
 
@@ -167,8 +167,7 @@ bool MemorySystem::access(tlm::tlm_generic_payload& tx) {
     ++errors_;
     return false;
   }
-  const GpuRequest* r = tx.get_extension<GpuRequest>();
-  if (!(r && r->timing_only) && tx.get_command() != tlm::TLM_IGNORE_COMMAND) {
+  if (tx.get_command() != tlm::TLM_IGNORE_COMMAND) {  // timing requests move no data
     if (backing->transport_dbg(tx) != tx.get_data_length()) {
       tx.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
       ++errors_;

@@ -54,10 +54,8 @@ LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
                                                    &LooselyTimedSm::invalidate_direct_mem_ptr);
   tx_.set_extension(&request_);
   request_.sm = sm_id;
-  request_.timing_only = true;
   tex_tx_.set_extension(&tex_request_);
   tex_request_.sm = sm_id;
-  tex_request_.timing_only = true;
   SC_HAS_PROCESS(LooselyTimedSm);
   SC_THREAD(run);
 }
@@ -222,8 +220,8 @@ void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addre
     sectors[i] = s;
     ++n;
   }
-  tx_.set_command(kind == ptx::GlobalAccess::Store ? tlm::TLM_WRITE_COMMAND
-                                                   : tlm::TLM_READ_COMMAND);
+  tx_.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request (gpu_request.h)
+  request_.write = kind == ptx::GlobalAccess::Store;
   tx_.set_address(sectors[0] << 5);
   tx_.set_data_ptr(scratch_.data());
   tx_.set_data_length(n * 32);
@@ -257,8 +255,8 @@ void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
   }
   describe_texture_request(f, tex_request_);
   tex_request_.warp = request_.warp;
-  tex_tx_.set_command(f.kind == ptx::GlobalAccess::Load ? tlm::TLM_READ_COMMAND
-                                                        : tlm::TLM_WRITE_COMMAND);
+  tex_tx_.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request (gpu_request.h)
+  tex_request_.write = f.kind != ptx::GlobalAccess::Load;
   tex_tx_.set_address(tex_request_.texture_sectors.empty() ? 0 : tex_request_.texture_sectors[0]);
   tex_tx_.set_data_ptr(scratch_.data());
   tex_tx_.set_data_length(32);

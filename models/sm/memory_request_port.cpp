@@ -35,7 +35,6 @@ MemoryRequestPort::MemoryRequestPort(sc_core::sc_module_name name, uint32_t sm_i
   for (uint32_t i = 0; i < max_in_flight; ++i) {
     slots_.push_back(std::make_unique<Slot>(*this));
     slots_.back()->request.sm = sm_id_;
-    slots_.back()->request.timing_only = true;
     free_.push_back(slots_.back().get());
   }
   completions_.reserve(max_in_flight);
@@ -67,8 +66,8 @@ void MemoryRequestPort::send(const MemoryRequest& r, const sc_core::sc_time& whe
     throw ModelError(
         name(), fmt::format("request {} of {} bytes: at most {}", r.tag, r.bytes, scratch_.size()));
   }
-  slot.set_command(r.kind == AccessKind::Store || r.texture_write ? tlm::TLM_WRITE_COMMAND
-                                                                  : tlm::TLM_READ_COMMAND);
+  slot.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request (gpu_request.h)
+  slot.request.write = r.kind == AccessKind::Store || r.texture_write;
   slot.set_address(r.address);
   slot.set_data_ptr(scratch_.data());
   slot.set_data_length(r.bytes);

@@ -1,7 +1,7 @@
 // How a cycle-level SM's requests leave it: approximately timed TLM-2.0 (base protocol,
 // nb_transport) on `mem_initiator`, with backpressure. The data has already moved functionally
-// (through DMI), so every request is timing-only (GpuRequest::timing_only) and carries its kind,
-// SM, warp and sector count in the GpuRequest extension.
+// (through DMI), so every request is a timing request: TLM_IGNORE_COMMAND with the GpuRequest
+// extension (gpu_request.h), which carries its kind, direction, SM, warp and sector count.
 //
 // The SM runs ahead of SystemC time (temporal decoupling); it sends a request at its local time
 // `when`, annotated as a delay from sc_time_stamp(). Per the base protocol:

@@ -43,7 +43,6 @@ TextureUnit::TextureUnit(sc_core::sc_module_name name, const TextureUnitConfig& 
   sm_target.register_nb_transport_fw(this, &TextureUnit::nb_transport_fw);
   lt_tx_.set_extension(&lt_request_);
   lt_request_.sm = ~0u;
-  lt_request_.timing_only = true;
   lt_request_.kind = AccessKind::Load;
   SC_HAS_PROCESS(TextureUnit);
   SC_THREAD(run);
@@ -119,10 +118,10 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
   stats_.queue_cycles += start - cycle_of(arrival);
   ++stats_.requests;
   uint64_t ready = start;
-  const bool writes = tx.is_write();
+  const bool writing = writes(tx);
   group_lines(r, lt_lines_);
   for (const auto& [line, mask] : lt_lines_) {
-    if (writes) break;
+    if (writing) break;
     ++stats_.lookups;
     const sm::SectoredCache::Result res = cache_.read(line, mask, start, 0);
     if (res.outcome == sm::SectoredCache::Outcome::Hit) {
@@ -140,7 +139,7 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
     if (res.mshr != sm::SectoredCache::kNoMshr) cache_.fill(res.mshr, landed, woken_);
     ready = std::max(ready, landed + cache_.config().hit_latency);
   }
-  if (writes) {
+  if (writing) {
     write_through(lt_lines_);
     for (const auto& [line, mask] : lt_lines_) {  // posted: the warp does not wait for them
       sc_core::sc_time d = time_of(start) - std::min(time_of(start), sc_core::sc_time_stamp());
@@ -161,7 +160,8 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
 
 void TextureUnit::lt_transport(const sm::MemoryRequest& m, AccessKind kind,
                                sc_core::sc_time& delay) {
-  lt_tx_.set_command(kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  lt_tx_.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request (gpu_request.h)
+  lt_request_.write = kind == AccessKind::Store;
   lt_tx_.set_address(m.address);
   lt_tx_.set_data_ptr(scratch_.data());
   lt_tx_.set_data_length(m.bytes);
@@ -272,7 +272,7 @@ bool TextureUnit::look_up_next() {
     stats_.queue_cycles += start - r->arrival;
     r->data_ready = start;
     group_lines(g, r->lines);
-    if (r->tx->is_write()) {
+    if (writes(*r->tx)) {
       write_through(r->lines);
       queue_writes(r->lines, start);
       r->data_ready = start + cache_.config().hit_latency;

@@ -224,10 +224,9 @@ TEST(MemorySystemTest, LooselyTimedAccessesPayTheUnloadedPathAndThePartitionsBan
   bench.driver.program = [&] {
     tlm::tlm_generic_payload tx;
     auto* gpu = new GpuRequest;  // the payload owns it
-    gpu->timing_only = true;
     tx.set_extension(gpu);
     uint8_t scratch[128] = {};
-    tx.set_command(tlm::TLM_READ_COMMAND);
+    tx.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request: a read
     tx.set_address(kBase);
     tx.set_data_ptr(scratch);
     tx.set_data_length(128);

@@ -219,21 +219,22 @@ TEST(MemoryRequestPortTest, SendsTimingOnlyPayloadsAndHandlesEveryBaseProtocolAn
   EXPECT_EQ(as_done(done), (std::vector<Done>{{11, sc_time(34, SC_NS), false}}));
   const std::vector<tlm::tlm_phase> phases = {tlm::BEGIN_REQ, tlm::END_RESP};
   EXPECT_EQ(bench.target.received, phases);
-  EXPECT_EQ(bench.target.command, tlm::TLM_READ_COMMAND);
+  EXPECT_EQ(bench.target.command, tlm::TLM_IGNORE_COMMAND);  // a timing request
+  EXPECT_FALSE(bench.target.request.write);
   EXPECT_EQ(bench.target.last->get_address(), 0x1000u);
   EXPECT_EQ(bench.target.last->get_data_length(), 96u);
   EXPECT_EQ(bench.target.request.sm, 3u);
   EXPECT_EQ(bench.target.request.warp, 5u);
   EXPECT_EQ(bench.target.request.kind, AccessKind::Atomic);
   EXPECT_EQ(bench.target.request.sectors, 3u);
-  EXPECT_TRUE(bench.target.request.timing_only);
 
   // END_REQ on the return path: the channel is free, the response comes backward later.
   bench.target.phase = tlm::END_REQ;
   MemoryRequest store = load(12);
   store.kind = AccessKind::Store;
   port.send(store, sc_core::SC_ZERO_TIME);
-  EXPECT_EQ(bench.target.command, tlm::TLM_WRITE_COMMAND);
+  EXPECT_EQ(bench.target.command, tlm::TLM_IGNORE_COMMAND);
+  EXPECT_TRUE(bench.target.request.write);
   EXPECT_TRUE(port.can_send());
   EXPECT_EQ(port.in_flight(), 1u);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;

@@ -98,13 +98,12 @@ struct Bench {
     tlm::tlm_generic_payload tx;
     GpuRequest r;
     r.kind = AccessKind::Texture;
-    r.timing_only = true;
     r.texture_sectors = sectors;
     r.texels = 8;
     r.quads = 2;
     uint8_t data[32];
     tx.set_extension(&r);
-    tx.set_command(tlm::TLM_READ_COMMAND);
+    tx.set_command(tlm::TLM_IGNORE_COMMAND);  // a timing request
     tx.set_address(kBase);
     tx.set_data_ptr(data);
     tx.set_data_length(32);

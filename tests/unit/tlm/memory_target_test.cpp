@@ -194,18 +194,20 @@ TEST(MemoryTargetTest, StreamingWidthWrapsTheAddress) {
   EXPECT_EQ(std::memcmp(in, twice, 8), 0);
 }
 
-TEST(MemoryTargetTest, TimingOnlyAccessesTakeTimeButMoveNoData) {
+// A timing request is TLM_IGNORE_COMMAND with a GpuRequest: it takes time as the read or write
+// its extension says, and moves no data.
+TEST(MemoryTargetTest, TimingRequestsTakeTimeButMoveNoData) {
   testing::fresh_systemc();
   MemoryBench bench(small_memory(2.0, sc_time(50, SC_NS)));
   std::memset(bench.memory.backdoor(kBase, 32), 0x11, 32);
   uint8_t buffer[32];
   std::memset(buffer, 0x22, sizeof buffer);
   GpuRequest request;
-  request.timing_only = true;
   sc_time issue;
-  for (tlm::tlm_command command : {tlm::TLM_READ_COMMAND, tlm::TLM_WRITE_COMMAND}) {
+  for (bool write : {false, true}) {
+    request.write = write;
     tlm::tlm_generic_payload tx;
-    prepare(tx, command, kBase, buffer, 32);
+    prepare(tx, tlm::TLM_IGNORE_COMMAND, kBase, buffer, 32);
     tx.set_extension(&request);
     issue += sc_time(1000, SC_NS);  // well after the previous access: no queueing
     sc_time delay = issue;
@@ -218,6 +220,8 @@ TEST(MemoryTargetTest, TimingOnlyAccessesTakeTimeButMoveNoData) {
     EXPECT_EQ(buffer[i], 0x22);
     EXPECT_EQ(bench.memory.backdoor(kBase, 32)[i], 0x11);
   }
+  EXPECT_EQ(bench.memory.stats().reads.value(), 1u);
+  EXPECT_EQ(bench.memory.stats().writes.value(), 1u);
 }
 
 TEST(MemoryTargetTest, IgnoreCommandOnlyChecksTheAddress) {
