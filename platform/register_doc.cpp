@@ -5,12 +5,12 @@
 #include <fmt/format.h>
 
 #include "models/common/register_block.h"
+#include "models/common/stat_group.h"
 #include "models/gigathread/command_processor.h"
 #include "models/pcie/bar0_map.h"
 #include "models/pcie/config_space.h"
 #include "models/pcie/copy_engine.h"
 #include "models/pcie/pcie_endpoint.h"
-#include "models/common/stat_group.h"
 #include "models/ptx/address_space.h"
 #include "platform/gpu_soc.h"
 

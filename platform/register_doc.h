@@ -9,7 +9,8 @@
 namespace gpusoc::platform {
 
 /// The whole of docs/registers.md (`gpusoc registers` prints it; a test compares), with the
-/// values a device configured by `config` reads after reset.
+/// values a device configured by `config` reads after reset. It builds a PCIe endpoint (a
+/// SystemC module) to read them: call it before elaboration ends, as the CLI command does.
 std::string register_map_markdown(const Config& config);
 
 }  // namespace gpusoc::platform

@@ -14,7 +14,6 @@ namespace gpusoc {
 // Texture: a texture or surface instruction's request from an SM to its texture unit.
 enum class AccessKind : uint8_t { Load, Store, Atomic, Instruction, Dma, Texture };
 
-
 struct GpuRequest : tlm::tlm_extension<GpuRequest> {
   uint32_t sm = 0;  // requesting SM (or ~0u for non-SM units)
   uint32_t warp = 0;

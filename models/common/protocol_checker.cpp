@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "models/common/gpu_request.h"
+
 namespace gpusoc {
 
 const char* to_string(ProtocolRule rule) {
@@ -68,11 +70,12 @@ void ProtocolChecker::violation(ProtocolRule rule, const tlm::tlm_generic_payloa
                                 const std::string& what) {
   std::string message = fmt::format("{}: {}: {}", name(), to_string(rule), what);
   if (tx != nullptr) {
-    message += fmt::format(" ({} of {} bytes at {:#x})",
-                           tx->is_read()    ? "read"
-                           : tx->is_write() ? "write"
-                                            : "ignore",
-                           tx->get_data_length(), tx->get_address());
+    const char* kind = timing_request(*tx) ? (writes(*tx) ? "timing write" : "timing read")
+                       : tx->is_read()     ? "read"
+                       : tx->is_write()    ? "write"
+                                           : "ignore";
+    message += fmt::format(" ({} of {} bytes at {:#x})", kind, tx->get_data_length(),
+                           tx->get_address());
   }
   violations_.push_back(Violation{rule, message});
   SC_REPORT_ERROR(kMsgType, message.c_str());

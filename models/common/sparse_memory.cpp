@@ -32,8 +32,11 @@ void SparseMemory::revoke(uint64_t start, uint64_t end) {
 }
 
 void SparseMemory::reacquire_view() {
-  set_view(reacquire_());
-  revoked_ = false;
+  // The owner may revoke again while granting (a grant that replaces an older one): ask again.
+  while (revoked_) {
+    revoked_ = false;
+    set_view(reacquire_());
+  }
 }
 SparseMemory::~SparseMemory() = default;
 

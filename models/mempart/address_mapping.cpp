@@ -57,13 +57,19 @@ struct LayoutEntry {
   int bits = -1;   // -1: the rest; 0: a width that is not a count of 1 to 32
 };
 
+std::string trimmed(const std::string& text) {
+  const size_t first = text.find_first_not_of(' ');
+  const size_t last = text.find_last_not_of(' ');
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
 LayoutEntry parse_entry(const std::string& text) {
   LayoutEntry e;
   const size_t colon = text.find(':');
-  e.name = text.substr(0, colon);
+  e.name = trimmed(text.substr(0, colon));
   e.field = field_index(e.name);
   if (colon != std::string::npos) {
-    const std::string width = text.substr(colon + 1);
+    const std::string width = trimmed(text.substr(colon + 1));
     const bool digits = !width.empty() && width.size() <= 2 &&
                         std::all_of(width.begin(), width.end(), [](char c) {
                           return c >= '0' && c <= '9';

@@ -86,7 +86,9 @@ class AddressMapping {
   uint64_t address_of(const DramLocation& where) const;
   const AddressMappingConfig& config() const { return config_; }
   /// Bytes the mapping covers: partitions x channels x bank groups x banks x rows x row bytes.
-  uint64_t capacity_bytes() const { return uint64_t(config_.partitions) << local_bits_; }
+  uint64_t capacity_bytes() const {
+    return local_bits_ >= 64 ? ~uint64_t(0) : uint64_t(config_.partitions) << local_bits_;
+  }
 
  private:
   // A field's bits, in up to kMaxPieces places of the local address: pieces in layout order

@@ -46,7 +46,7 @@ struct MemoryRequest {
   const std::vector<uint64_t>* texture_sectors = nullptr;
   uint32_t texels = 0;
   uint32_t quads = 0;
-  bool texture_write = false;  // sust, sured: a write command
+  bool texture_write = false;  // sust, sured: a write (GpuRequest::write)
 };
 
 struct MemoryCompletion {

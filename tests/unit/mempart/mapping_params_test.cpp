@@ -43,9 +43,9 @@ TEST(MappingParams, SettingsReachTheMapping) {
 
 TEST(MappingParams, ASplitLayoutReachesTheMapping) {
   Config config;
-  config.apply_set("memory.mapping.layout=channel, column:1, bank_group, column, bank, row");
+  config.apply_set("memory.mapping.layout=channel, column : 1, bank_group, column, bank, row");
   const AddressMappingConfig m = mapping_from_config(config, dram_preset("HBM2"), 32, 2, 0);
-  const std::vector<std::string> layout{"channel", "column:1", "bank_group", "column", "bank",
+  const std::vector<std::string> layout{"channel", "column : 1", "bank_group", "column", "bank",
                                         "row"};
   EXPECT_EQ(m.layout, layout);
   const AddressMapping mapping(m);

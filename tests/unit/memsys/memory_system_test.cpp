@@ -248,6 +248,30 @@ TEST(MemorySystemTest, LooselyTimedAccessesPayTheUnloadedPathAndThePartitionsBan
   EXPECT_NEAR(second.to_seconds() * 1e9, unloaded_ns + 2 * 128 / bytes_per_ns, 1e-3);
 }
 
+// An ignore command without the GpuRequest of a timing request is what the base protocol makes
+// of it: an address check, answered at once, taking no time and counting as no access.
+TEST(MemorySystemTest, APlainIgnoreCommandOnlyChecksTheAddress) {
+  testing::fresh_systemc();
+  Bench bench(config(3));
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  uint8_t data[4] = {};
+  tlm::tlm_generic_payload tx;
+  tx.set_command(tlm::TLM_IGNORE_COMMAND);
+  tx.set_address(kBase + 0x40);
+  tx.set_data_ptr(data);
+  tx.set_data_length(4);
+  tx.set_streaming_width(4);
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  bench.lt.socket->b_transport(tx, delay);
+  EXPECT_EQ(tx.get_response_status(), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(delay, sc_core::SC_ZERO_TIME);
+  tx.set_address(kBase - 4);  // outside device memory
+  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  bench.lt.socket->b_transport(tx, delay);
+  EXPECT_EQ(tx.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
 TEST(MemorySystemTest, DebugTransportAndDmiReachTheDeviceMemory) {
   testing::fresh_systemc();
   Bench bench(config(3));

@@ -515,7 +515,7 @@ TEST(CycleSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun) {
   testing::fresh_systemc();
   StatGroup stats;
   MemoryTarget vram("vram", Bench::vram_config(0), stats);
-  testing::DmiMover mover("mover", 100, 64 << 10);
+  testing::DmiMover mover("mover", 100);
   sm::CycleSm sm("sm0", 0, sm_config({}), stats);
   sm.mem_initiator.bind(mover.target);
   mover.initiator.bind(vram.target);

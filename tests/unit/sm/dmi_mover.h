@@ -1,7 +1,7 @@
 // Between an SM and device memory, a target that remaps its backing store mid-run: it forwards
-// every transaction, and once `move_after` timing requests have passed it copies the first
-// `moved_bytes` of device memory into a buffer of its own, revokes DMI on the backward path
-// (invalidate_direct_mem_ptr) and from then on grants that buffer instead. An SM that kept the
+// every transaction, and once `move_after` timing requests have passed it copies all of device
+// memory into a buffer of its own, revokes DMI on the backward path (invalidate_direct_mem_ptr)
+// and from then on grants that buffer instead. An SM that kept the
 // old pointer would write its results where nobody looks any more.
 #pragma once
 
@@ -23,8 +23,8 @@ struct DmiMover : sc_core::sc_module {
   tlm_utils::simple_target_socket<DmiMover> target{"target"};
   tlm_utils::simple_initiator_socket<DmiMover> initiator{"initiator"};
 
-  DmiMover(sc_core::sc_module_name name, uint32_t move_after, uint64_t moved_bytes)
-      : sc_module(name), moved(moved_bytes), move_after_(move_after) {
+  DmiMover(sc_core::sc_module_name name, uint32_t move_after)
+      : sc_module(name), move_after_(move_after) {
     target.register_b_transport(this, &DmiMover::b_transport);
     target.register_nb_transport_fw(this, &DmiMover::nb_transport_fw);
     target.register_get_direct_mem_ptr(this, &DmiMover::get_direct_mem_ptr);
@@ -69,7 +69,8 @@ struct DmiMover : sc_core::sc_module {
     probe.set_address(ptx::kGlobalBase);
     tlm::tlm_dmi dmi;
     if (!initiator->get_direct_mem_ptr(probe, dmi)) SC_REPORT_FATAL("DmiMover", "no DMI to move");
-    std::memcpy(moved.data(), dmi.get_dmi_ptr(), moved.size());
+    moved.assign(dmi.get_dmi_ptr(),
+                 dmi.get_dmi_ptr() + (dmi.get_end_address() - dmi.get_start_address() + 1));
     has_moved = true;
     target->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
   }

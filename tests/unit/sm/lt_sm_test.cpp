@@ -140,7 +140,7 @@ TEST(LooselyTimedSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun)
   testing::fresh_systemc();
   StatGroup stats;
   MemoryTarget vram("vram", Bench::vram_config(), stats);
-  testing::DmiMover mover("mover", 100, 64 << 10);
+  testing::DmiMover mover("mover", 100);
   sm::LtSmTiming timing;
   timing.issue_cycles.fill(4);
   timing.clock_mhz = 1e6 / kCyclePs;
