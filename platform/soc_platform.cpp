@@ -1,6 +1,9 @@
 #include "platform/soc_platform.h"
 
+#include <tlm>
+
 #include "models/common/error.h"
+#include "models/common/param.h"
 #include "models/common/wall_deadline.h"
 #include "models/host/host_system.h"
 #include "platform/gpu_soc.h"
@@ -24,6 +27,12 @@ namespace {
 // SystemC elaborates once per simulation context: the context a platform was built in.
 const sc_core::sc_simcontext* built_in = nullptr;
 
+const Param<double> kQuantumNs{"platform.quantum_ns", 1000.0, "ns",
+                               "the platform's temporal decoupling quantum (tlm_global_quantum), "
+                               "which the SMs use unless sm.lt.quantum_ns or sm.cycle.quantum_ns "
+                               "is set; a GPU built into another platform follows that one's",
+                               Range{0.001, 1e9}};
+
 }  // namespace
 
 std::unique_ptr<SocPlatform::Impl> SocPlatform::build(const Config& config, StatGroup& stats) {
@@ -35,6 +44,7 @@ std::unique_ptr<SocPlatform::Impl> SocPlatform::build(const Config& config, Stat
         "after the other, with SocPlatform::run");
   }
   built_in = context;
+  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(kQuantumNs.get(config), sc_core::SC_NS));
   return std::make_unique<SocPlatform::Impl>(config, stats);
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/decoupling_quantum.h"
 #include "models/common/error.h"
 #include "models/sm/device_memory_view.h"
 
@@ -343,7 +344,8 @@ std::string CycleSm::lost_reply_report(const ResidentCta& cta) const {
 }
 
 void CycleSm::run() {
-  const uint64_t quantum_ps = config_.quantum.value();
+  quantum_ = decoupling_quantum(config_.quantum);
+  const uint64_t quantum_ps = quantum_.value();
   for (;;) {
     if (!arriving_.empty()) {
       cycle_ = std::max(cycle_, now_cycle());

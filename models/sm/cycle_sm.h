@@ -42,6 +42,9 @@ class CycleSm : public sc_core::sc_module,
   CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
           StatGroup& stats_parent);
   ~CycleSm() override;
+  /// How far it runs ahead of SystemC time: its own quantum parameter, else the platform's
+  /// tlm_global_quantum, else 1 us (decoupling_quantum), resolved when simulation starts.
+  sc_core::sc_time quantum() const { return quantum_; }
 
   tlm_utils::simple_initiator_socket_optional<MemoryRequestPort>& mem_initiator;  // must be bound
   /// To the TPC's texture unit (models/tex/texture_unit.h): texture and surface instructions.
@@ -218,6 +221,7 @@ class CycleSm : public sc_core::sc_module,
   MemoryRequestPort tex_port_;
   CtaRetirementListener* listener_ = nullptr;
   std::unique_ptr<SparseMemory> vram_;
+  sc_core::sc_time quantum_;
   CtaRunnerPool runners_;
 
   uint64_t cycle_ = 0;

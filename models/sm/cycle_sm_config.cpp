@@ -126,10 +126,11 @@ const Param<U32> kCtaLaunch{"sm.cta_launch_cycles", 0, "cycles",
 const Param<U32> kCtaRetire{"sm.cta_retire_cycles", 0, "cycles",
                             "cycles from a CTA's last warp finishing to its slot being free",
                             Range{0, 1 << 20}};
-const Param<double> kQuantumNs{"sm.cycle.quantum_ns", 1000.0, "ns",
+const Param<double> kQuantumNs{"sm.cycle.quantum_ns", 0.0, "ns",
                                "how far a cycle-level SM may run ahead of SystemC time "
-                               "(temporal decoupling quantum)",
-                               Range{1, 1e9}};
+                               "(temporal decoupling quantum); 0: the platform's "
+                               "tlm_global_quantum (1 us where it is unset)",
+                               Range{0, 1e9}};
 const Param<uint64_t> kWatchdogReply{
     "sm.cycle.watchdog_reply_cycles", CycleSmConfig{}.watchdog_reply_cycles, "cycles",
     "a cycle-level SM whose memory requests get no reply for this many cycles (a memory target "

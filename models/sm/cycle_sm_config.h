@@ -36,7 +36,7 @@ struct CycleSmConfig {
   uint32_t cta_launch_cycles = 0;
   uint32_t cta_retire_cycles = 0;
   double clock_mhz = 1350;  // the SM's (shader) clock, from clock.shader_mhz
-  sc_core::sc_time quantum;  // how far an SM may run ahead of SystemC time
+  sc_core::sc_time quantum;  // how far an SM may run ahead (0: decoupling_quantum's)
   /// A memory request without a reply for this many cycles is lost (a memory target that never
   /// answers): the CTAs waiting on it fail with a report of their warps. 0: wait forever.
   uint64_t watchdog_reply_cycles = 10'000'000;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/decoupling_quantum.h"
 #include "models/common/error.h"
 #include "models/sm/device_memory_view.h"
 #include "models/sm/texture_request.h"
@@ -278,7 +279,8 @@ void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
 }
 
 void LooselyTimedSm::run() {
-  const Ps quantum = Ps(timing_.quantum.value());
+  quantum_ = decoupling_quantum(timing_.quantum);
+  const Ps quantum = Ps(quantum_.value());
   for (;;) {
     admit_new_ctas();
     drop_failed_grids();

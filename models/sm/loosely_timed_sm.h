@@ -36,6 +36,9 @@ class LooselyTimedSm : public sc_core::sc_module,
   LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id, const LtSmTiming& timing,
                  StatGroup& stats_parent);
   ~LooselyTimedSm() override;
+  /// How far it runs ahead of SystemC time: its own quantum parameter, else the platform's
+  /// tlm_global_quantum, else 1 us (decoupling_quantum), resolved when simulation starts.
+  sc_core::sc_time quantum() const { return quantum_; }
 
   uint32_t sm_id() const override { return sm_id_; }
   void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
@@ -77,6 +80,7 @@ class LooselyTimedSm : public sc_core::sc_module,
   sc_core::sc_event work_arrived_;
   Ps issue_free_ = 0;                   // when the SM's issue is next free
   std::unique_ptr<SparseMemory> vram_;  // the DMI view of device memory
+  sc_core::sc_time quantum_;
 
   // The slice being run: when its next global access leaves, and the stall it has collected.
   Ps access_time_ = 0;

@@ -43,10 +43,11 @@ const Param<U32> kSlice{"sm.lt.slice_instructions", 64, "instructions",
                         "warp instructions a warp runs before the SM picks the next warp: "
                         "shorter is finer-grained and slower to simulate",
                         Range{1, 65536}};
-const Param<double> kQuantumNs{"sm.lt.quantum_ns", 1000.0, "ns",
+const Param<double> kQuantumNs{"sm.lt.quantum_ns", 0.0, "ns",
                                "how far an SM may run ahead of SystemC time (temporal "
-                               "decoupling quantum)",
-                               Range{1, 1e9}};
+                               "decoupling quantum); 0: the platform's tlm_global_quantum "
+                               "(1 us where it is unset)",
+                               Range{0, 1e9}};
 const Param<double> kCtaLaunchNs{"sm.lt.cta_launch_ns", 0.0, "ns",
                                  "time to start a CTA on an SM", Range{0, 1e6}};
 

@@ -17,7 +17,7 @@ struct LtSmTiming {
   std::array<uint32_t, ptx::kNumInstClasses> issue_cycles{};  // per ptx::InstClass
   uint32_t slice_instructions = 64;  // a warp runs this many before the SM picks again
   double clock_mhz = 1350;           // the SM's (shader) clock, from clock.shader_mhz
-  sc_core::sc_time quantum;          // how far an SM may run ahead of SystemC time
+  sc_core::sc_time quantum;          // how far an SM may run ahead (0: decoupling_quantum's)
   sc_core::sc_time cta_launch;       // cost to start a CTA on an SM
 
   sc_core::sc_time cycle() const { return sc_core::sc_time(1e6 / clock_mhz, sc_core::SC_PS); }

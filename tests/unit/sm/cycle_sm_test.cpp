@@ -531,6 +531,28 @@ TEST(CycleSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun) {
   testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
 }
 
+// The quantum is the SM's own parameter, else the platform's tlm_global_quantum, else 1 us,
+// resolved when simulation starts (the platform may set the global one after building the SMs).
+TEST(CycleSm, TheQuantumIsItsOwnElseThePlatformsGlobalOneElseAMicrosecond) {
+  struct Case {
+    const char* own;
+    sc_time global, expected;
+  };
+  for (const Case& c : {Case{"sm.cycle.quantum_ns=0", sc_time(250, SC_NS), sc_time(250, SC_NS)},
+                        Case{"sm.cycle.quantum_ns=100", sc_time(250, SC_NS), sc_time(100, SC_NS)},
+                        Case{"sm.cycle.quantum_ns=0", sc_core::SC_ZERO_TIME, sc_time(1, sc_core::SC_US)}}) {
+    testing::fresh_systemc();
+    StatGroup stats;
+    MemoryTarget vram("vram", Bench::vram_config(0), stats);
+    sm::CycleSm sm("sm0", 0, sm_config({c.own}), stats);
+    sm.mem_initiator.bind(vram.target);
+    tlm::tlm_global_quantum::instance().set(c.global);  // after the SM was built
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(sm.quantum(), c.expected) << c.own << ", global " << c.global;
+  }
+  tlm::tlm_global_quantum::instance().set(sc_core::SC_ZERO_TIME);
+}
+
 TEST(CycleSm, StallReasonsAccountForEverySchedulerCycle) {
   testing::fresh_systemc();
   Bench bench("bench", sm_config({"sm.l1.size_bytes=16384"}), 2);

@@ -158,6 +158,31 @@ TEST(LooselyTimedSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun)
   testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
 }
 
+// The quantum is the SM's own, else the platform's tlm_global_quantum, else 1 us, resolved when
+// simulation starts.
+TEST(LooselyTimedSm, TheQuantumIsItsOwnElseThePlatformsGlobalOneElseAMicrosecond) {
+  struct Case {
+    sc_time own, global, expected;
+  };
+  for (const Case& c : {Case{sc_core::SC_ZERO_TIME, sc_time(250, SC_NS), sc_time(250, SC_NS)},
+                        Case{sc_time(100, SC_NS), sc_time(250, SC_NS), sc_time(100, SC_NS)},
+                        Case{sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, sc_time(1, sc_core::SC_US)}}) {
+    testing::fresh_systemc();
+    StatGroup stats;
+    MemoryTarget vram("vram", Bench::vram_config(), stats);
+    sm::LtSmTiming timing;
+    timing.issue_cycles.fill(4);
+    timing.clock_mhz = 1e6 / kCyclePs;
+    timing.quantum = c.own;
+    sm::LooselyTimedSm sm("sm0", 0, timing, stats);
+    sm.mem_initiator.bind(vram.target);
+    tlm::tlm_global_quantum::instance().set(c.global);  // after the SM was built
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    EXPECT_EQ(sm.quantum(), c.expected) << "own " << c.own << ", global " << c.global;
+  }
+  tlm::tlm_global_quantum::instance().set(sc_core::SC_ZERO_TIME);
+}
+
 TEST(LooselyTimedSm, OneWarpTakesItsIssueCycles) {
   testing::fresh_systemc();
   Bench bench("bench", flat_sms(1), {});
