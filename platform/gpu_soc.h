@@ -67,6 +67,10 @@ class GpuSoc : public sc_core::sc_module {
   const GpuSpec& spec() const { return spec_; }
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
   MemoryTarget& vram() { return *vram_; }
+  /// The legacy interrupt wire (INTA#), for a platform without MSI: bind an interrupt
+  /// controller's sc_in<bool> to it. PCI rules: high while an enabled cause is pending, MSI is
+  /// off and the Command register's Interrupt Disable is clear.
+  const sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>& intx() const { return irq_; }
 
   /// Every TLM binding of the GPU goes through here: through a base-protocol checker when the
   /// configuration asks for them (platform.check_tlm_protocol).

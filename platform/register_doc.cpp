@@ -39,8 +39,11 @@ std::string register_map_markdown(const Config& config) {
   out << fmt::format("| `{:#04x}` | Device ID | 0x0191 by default (`pcie.device_id`) |\n",
                      cfg::DEVICE_ID);
   out << fmt::format("| `{:#04x}` | Command | bit 1 memory space, bit 2 bus master: both must be "
-                     "set before BAR accesses and DMA |\n",
+                     "set before BAR accesses and DMA; bit 10 disables the legacy interrupt |\n",
                      cfg::COMMAND);
+  out << fmt::format("| `{:#04x}` | Status | bit 3 (read-only): an interrupt is pending, whether "
+                     "MSI or INTA# carries it |\n",
+                     cfg::STATUS);
   out << fmt::format("| `{:#04x}` | Class code | 0x030200 (3D controller) by default |\n",
                      cfg::CLASS_CODE);
   out << fmt::format("| `{:#04x}` | BAR0 (64-bit, non-prefetchable) | {} KiB of registers "
@@ -52,6 +55,10 @@ std::string register_map_markdown(const Config& config) {
   out << fmt::format("| `{:#04x}` | Capabilities pointer | MSI at `{:#04x}`, PCI Express at "
                      "`{:#04x}` |\n",
                      cfg::CAPABILITIES_POINTER, cfg::MSI_CAP, cfg::PCIE_CAP);
+  out << fmt::format("| `{:#04x}` | Interrupt line, pin | line: for software; pin 1 (INTA#), "
+                     "asserted while an enabled cause is pending, MSI is off and Command bit 10 "
+                     "is clear (`GpuSoc::intx()`) |\n",
+                     cfg::INTERRUPT_LINE);
   out << fmt::format("| `{:#04x}` | MSI control | bit 0 enable; 64-bit address at `{:#04x}`, "
                      "data at `{:#04x}` |\n",
                      cfg::MSI_CONTROL, cfg::MSI_ADDRESS_LO, cfg::MSI_DATA);

@@ -123,6 +123,16 @@ bool ConfigSpace::msi_enabled() const {
   return read(cfg::MSI_CONTROL, 2) & cfg::kMsiEnable;
 }
 
+bool ConfigSpace::interrupt_disabled() const {
+  return read(cfg::COMMAND, 2) & cfg::kCommandInterruptDisable;
+}
+
+void ConfigSpace::set_interrupt_status(bool pending) {
+  const uint32_t status = read(cfg::STATUS, 2);
+  put(cfg::STATUS, 2, pending ? status | cfg::kStatusInterrupt : status & ~cfg::kStatusInterrupt,
+      writable_[cfg::STATUS] | uint32_t{writable_[cfg::STATUS + 1]} << 8);
+}
+
 uint64_t ConfigSpace::msi_address() const {
   return read(cfg::MSI_ADDRESS_LO, 4) | uint64_t{read(cfg::MSI_ADDRESS_HI, 4)} << 32;
 }

@@ -49,6 +49,8 @@ constexpr uint8_t kCapabilityPcie = 0x10;
 
 constexpr uint16_t kCommandMemorySpace = 1u << 1;
 constexpr uint16_t kCommandBusMaster = 1u << 2;
+constexpr uint16_t kCommandInterruptDisable = 1u << 10;  // INTx off (MSI unaffected)
+constexpr uint16_t kStatusInterrupt = 1u << 3;           // INTx pending, read-only
 constexpr uint16_t kStatusCapabilitiesList = 1u << 4;
 constexpr uint32_t kBarMemory64 = 0x4;  // BAR type bits: 64-bit memory BAR
 constexpr uint32_t kBarPrefetchable = 0x8;
@@ -78,6 +80,9 @@ class ConfigSpace {
   uint64_t bar_address(unsigned bar) const;  // bar 0 or 1, as programmed
   uint64_t bar_size(unsigned bar) const;
   bool msi_enabled() const;
+  bool interrupt_disabled() const;  // Command bit 10
+  /// Status bit 3: an interrupt is pending (whether or not INTx or MSI carries it).
+  void set_interrupt_status(bool pending);
   uint64_t msi_address() const;
   uint32_t msi_data() const;
   uint32_t max_payload_bytes() const;       // as programmed in Device Control, within what the

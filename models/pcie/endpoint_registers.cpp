@@ -74,7 +74,8 @@ const std::vector<RegisterSpec>& PcieEndpoint::register_specs() {
        "Latched interrupt causes: bit 0 fence, 1 error, 2 copy engine."},
       {bar0::INTR_MASK, "INTR_MASK", RW, 0,
        "1 enables a cause: an enabled cause sends an MSI when latched (or when enabled while "
-       "latched), and irq_out is INTR_STATUS & INTR_MASK != 0."},
+       "latched); without MSI the legacy INTA# wire is asserted while INTR_STATUS & "
+       "INTR_MASK != 0, unless the Command register's Interrupt Disable is set."},
       {bar0::INTR_CLEAR, "INTR_CLEAR", WO, 0, "Write 1s to clear INTR_STATUS bits."},
       {bar0::ERROR_STATUS, "ERROR_STATUS", RO, 0,
        "Latched errors: bit 0 write to a read-only register, 1 access not 4 aligned bytes, "
@@ -155,8 +156,13 @@ void PcieEndpoint::report_mmio_fault(uint32_t error_bits, uint32_t bar0_offset) 
   report_error(error_bits);
 }
 
+// The legacy interrupt (INTA#) follows PCI: asserted while an enabled cause is latched, unless
+// MSI is enabled (a function then must not use INTx) or Command's Interrupt Disable is set;
+// Status bit 3 shows the pending interrupt either way.
 void PcieEndpoint::update_irq() {
-  irq_out.write((intr_status_ & intr_mask_) != 0);
+  const bool pending = (intr_status_ & intr_mask_) != 0;
+  config_.set_interrupt_status(pending);
+  irq_out.write(pending && !config_.msi_enabled() && !config_.interrupt_disabled());
 }
 
 }  // namespace gpusoc::pcie

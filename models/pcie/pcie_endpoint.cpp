@@ -134,6 +134,7 @@ void PcieEndpoint::config_access(tlm::tlm_generic_payload& tx) {
     config_.write(static_cast<uint32_t>(offset), bytes, value);
     link_.set_max_payload(config_.max_payload_bytes());
     link_.set_max_read_request(config_.max_read_request_bytes());
+    update_irq();  // Interrupt Disable or MSI Enable may have changed the INTx wire
     ++stats_->config_writes;
   }
   tx.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -47,7 +47,7 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   tlm_utils::simple_initiator_socket<PcieEndpoint> vram_initiator;  // device addresses
   tlm_utils::multi_passthrough_target_socket<PcieEndpoint> upstream_target;  // units' DMA
   tlm_utils::simple_initiator_socket<PcieEndpoint> dma_initiator;            // to the root port
-  sc_core::sc_out<bool> irq_out;  // INTR_STATUS & INTR_MASK != 0
+  sc_core::sc_out<bool> irq_out;  // INTA#: a cause pending, MSI off, Interrupt Disable clear
   sc_core::sc_export<InterruptSink> interrupt_in;
 
   PcieEndpoint(sc_core::sc_module_name name, const PcieConfig& config, const DeviceInfo& device,

@@ -29,11 +29,11 @@ TEST(EndpointTest, MsiCarriesTheProgrammedAddressAndDataForUnmaskedCauses) {
     EXPECT_TRUE(bench.msi.received.empty());
     EXPECT_FALSE(bench.irq.read());
     EXPECT_EQ(bench.bar0_read(bar0::INTR_STATUS), bar0::kIntrFence);
-    // Enabling a latched cause sends its message.
+    // Enabling a latched cause sends its message; with MSI on, the INTx wire stays low (PCI).
     bench.bar0_write(bar0::INTR_MASK, bar0::kIntrFence | bar0::kIntrCopy);
     wait(sc_time(1, SC_NS));
     ASSERT_EQ(bench.msi.received.size(), 1u);
-    EXPECT_TRUE(bench.irq.read());
+    EXPECT_FALSE(bench.irq.read());
     // Each further event sends one more, arriving one 24-byte MWr (12 + 8 + 4) and the
     // latency later.
     const sc_time raised = sc_core::sc_time_stamp();
@@ -69,6 +69,43 @@ TEST(EndpointTest, MsiCarriesTheProgrammedAddressAndDataForUnmaskedCauses) {
   });
   sc_core::sc_start();
   EXPECT_EQ(bench.stat("gpu_pcie.msis"), 3.0);
+  EXPECT_EQ(bench.violations(), 0u);
+}
+
+// INTA# as PCI has it: asserted while an enabled cause is pending and MSI is off, masked by the
+// Command register's Interrupt Disable; Status bit 3 shows the pending interrupt either way.
+TEST(EndpointTest, TheLegacyInterruptFollowsMsiEnableAndInterruptDisable) {
+  gpusoc::testing::fresh_systemc();
+  PcieBench bench;
+  bench.spawn([&] {
+    bench.enumerate();  // MSI enabled
+    InterruptSink& sink = *bench.endpoint.interrupt_in.operator->();
+    const auto status_bit = [&] { return (bench.cfg_read(cfg::STATUS, 2) & cfg::kStatusInterrupt) != 0; };
+    bench.bar0_write(bar0::INTR_MASK, bar0::kIntrFence);
+    EXPECT_FALSE(status_bit());
+    sink.raise(bar0::kIntrFence);
+    wait(sc_time(1, SC_NS));
+    EXPECT_TRUE(status_bit());
+    EXPECT_FALSE(bench.irq.read());  // MSI carries it
+    bench.cfg_write(cfg::MSI_CONTROL, 0, 2);
+    wait(sc_time(1, SC_NS));
+    EXPECT_TRUE(bench.irq.read());  // MSI off: the wire
+    const uint32_t command = bench.cfg_read(cfg::COMMAND, 2);
+    bench.cfg_write(cfg::COMMAND, command | cfg::kCommandInterruptDisable, 2);
+    wait(sc_time(1, SC_NS));
+    EXPECT_FALSE(bench.irq.read());
+    EXPECT_TRUE(status_bit());  // still pending
+    bench.cfg_write(cfg::COMMAND, command, 2);
+    wait(sc_time(1, SC_NS));
+    EXPECT_TRUE(bench.irq.read());
+    bench.cfg_write(cfg::STATUS, 0xFFFF, 2);  // read-only: software cannot clear it
+    EXPECT_TRUE(status_bit());
+    bench.bar0_write(bar0::INTR_CLEAR, ~0u);
+    wait(sc_time(1, SC_NS));
+    EXPECT_FALSE(bench.irq.read());
+    EXPECT_FALSE(status_bit());
+  });
+  sc_core::sc_start();
   EXPECT_EQ(bench.violations(), 0u);
 }
 
