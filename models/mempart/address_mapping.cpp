@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 
 #include "models/common/error.h"
 
@@ -81,6 +82,14 @@ LayoutEntry parse_entry(const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<std::string> split_layout(const std::string& text) {
+  std::vector<std::string> entries;
+  std::stringstream in(text);
+  std::string entry;
+  while (std::getline(in, entry, ',')) entries.push_back(trimmed(entry));
+  return entries;
+}
 
 std::string AddressMappingConfig::problem(const std::string& prefix) const {
   const std::string key = prefix + ".";

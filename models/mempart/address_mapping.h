@@ -56,6 +56,9 @@ struct AddressMappingConfig {
   std::string problem(const std::string& prefix) const;
 };
 
+/// "bank_group, channel, column : 1, ..." -> its entries, each with the spaces around it gone.
+std::vector<std::string> split_layout(const std::string& text);
+
 class AddressMapping {
  public:
   static constexpr unsigned kMaxPieces = 4;  // places one field's bits may be split into

@@ -1,6 +1,5 @@
 #include "models/mempart/mapping_params.h"
 
-#include <sstream>
 #include <string>
 
 #include "models/common/error.h"
@@ -23,18 +22,6 @@ const Param<bool> kXorHash{"memory.mapping.xor_hash", true, "",
                            "hash bank, bank group, channel and partition with a fold of the row "
                            "bits so that strided streams spread over partitions and banks"};
 
-std::vector<std::string> split_fields(const std::string& text) {
-  std::vector<std::string> fields;
-  std::stringstream in(text);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    const size_t first = field.find_first_not_of(' ');
-    const size_t last = field.find_last_not_of(' ');
-    fields.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
-  }
-  return fields;
-}
-
 }  // namespace
 
 AddressMappingConfig mapping_from_config(const Config& config, const DramTiming& dram,
@@ -50,7 +37,7 @@ AddressMappingConfig mapping_from_config(const Config& config, const DramTiming&
   m.rows = dram.rows;
   m.columns = dram.columns / dram.burst_length;  // DramTiming counts beats, the mapping bursts
   m.burst_bytes = dram.burst_bytes();
-  m.layout = split_fields(kLayout.get(config));
+  m.layout = split_layout(kLayout.get(config));
   m.xor_hash = kXorHash.get(config);
   const std::string bad = m.problem("memory.mapping");
   if (!bad.empty()) throw ConfigError(bad);

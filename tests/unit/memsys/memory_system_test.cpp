@@ -19,6 +19,7 @@
 #include "models/common/memory_target.h"
 #include "models/sm/memory_request_port.h"
 #include "tests/support/systemc_test.h"
+#include "tests/unit/tlm/tlm_test_support.h"
 
 namespace gpusoc::memsys {
 namespace {
@@ -256,18 +257,12 @@ TEST(MemorySystemTest, APlainIgnoreCommandOnlyChecksTheAddress) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   uint8_t data[4] = {};
   tlm::tlm_generic_payload tx;
-  tx.set_command(tlm::TLM_IGNORE_COMMAND);
-  tx.set_address(kBase + 0x40);
-  tx.set_data_ptr(data);
-  tx.set_data_length(4);
-  tx.set_streaming_width(4);
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  testing::prepare(tx, tlm::TLM_IGNORE_COMMAND, kBase + 0x40, data, 4);
   sc_time delay = sc_core::SC_ZERO_TIME;
   bench.lt.socket->b_transport(tx, delay);
   EXPECT_EQ(tx.get_response_status(), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(delay, sc_core::SC_ZERO_TIME);
-  tx.set_address(kBase - 4);  // outside device memory
-  tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  testing::prepare(tx, tlm::TLM_IGNORE_COMMAND, kBase - 4, data, 4);  // outside device memory
   bench.lt.socket->b_transport(tx, delay);
   EXPECT_EQ(tx.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }

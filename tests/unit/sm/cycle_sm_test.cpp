@@ -522,33 +522,22 @@ TEST(CycleSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun) {
   gigathread::CtaDispatcher dispatcher("gigathread", Bench::dispatcher_config(1, sm_config({})),
                                        stats);
   dispatcher.add_sm(sm);
-  testing::fill_twice_input(vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
-  GridResult r;
-  simulate([&] {
-    r = dispatcher.run_grid(grid_request(load_ptx(testing::kTwiceKernel), "twice", 16, 256));
-  });
-  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
-  testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
+  testing::expect_results_in_moved_memory(dispatcher, vram, mover);
 }
 
 // The quantum is the SM's own parameter, else the platform's tlm_global_quantum, else 1 us,
 // resolved when simulation starts (the platform may set the global one after building the SMs).
 TEST(CycleSm, TheQuantumIsItsOwnElseThePlatformsGlobalOneElseAMicrosecond) {
-  struct Case {
-    const char* own;
-    sc_time global, expected;
-  };
-  for (const Case& c : {Case{"sm.cycle.quantum_ns=0", sc_time(250, SC_NS), sc_time(250, SC_NS)},
-                        Case{"sm.cycle.quantum_ns=100", sc_time(250, SC_NS), sc_time(100, SC_NS)},
-                        Case{"sm.cycle.quantum_ns=0", sc_core::SC_ZERO_TIME, sc_time(1, sc_core::SC_US)}}) {
+  for (const testing::QuantumCase& c : testing::quantum_cases()) {
     testing::fresh_systemc();
     StatGroup stats;
     MemoryTarget vram("vram", Bench::vram_config(0), stats);
-    sm::CycleSm sm("sm0", 0, sm_config({c.own}), stats);
+    const std::string own = "sm.cycle.quantum_ns=" + std::to_string(c.own_ns);
+    sm::CycleSm sm("sm0", 0, sm_config({own}), stats);
     sm.mem_initiator.bind(vram.target);
     tlm::tlm_global_quantum::instance().set(c.global);  // after the SM was built
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    EXPECT_EQ(sm.quantum(), c.expected) << c.own << ", global " << c.global;
+    EXPECT_EQ(sm.quantum(), c.expected) << own << ", global " << c.global;
   }
   tlm::tlm_global_quantum::instance().set(sc_core::SC_ZERO_TIME);
 }

@@ -1,8 +1,8 @@
 // Between an SM and device memory, a target that remaps its backing store mid-run: it forwards
 // every transaction, and once `move_after` timing requests have passed it copies all of device
 // memory into a buffer of its own, revokes DMI on the backward path (invalidate_direct_mem_ptr)
-// and from then on grants that buffer instead. An SM that kept the
-// old pointer would write its results where nobody looks any more.
+// and from then on grants that buffer instead. An SM that kept the old pointer would write its
+// results where nobody looks any more.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,10 @@
 #include <systemc>
 #include <tlm>
 
+#include "models/common/memory_target.h"
+#include "models/gigathread/cta_dispatcher.h"
 #include "models/ptx/address_space.h"
+#include "tests/unit/sm/sm_test_support.h"
 
 namespace gpusoc::testing {
 
@@ -78,9 +81,18 @@ struct DmiMover : sc_core::sc_module {
   uint32_t move_after_;
 };
 
-// out[i] = 2 * out[i + 4096] + 1 for 4096 threads (16 CTAs of 256): the input 16 KB above the
-// output, one load and one store a thread.
-constexpr const char* kTwiceKernel = R"(
+// Runs out[i] = 2 * out[i + 4096] + 1 for 4096 threads (16 CTAs of 256, the input 16 KB above
+// the output: one load and one store a thread) on the dispatcher's SM, which reaches `vram`
+// through `mover`. Every result must be in the moved memory, and some missing from the old
+// one: the SM wrote them after the move, through the pointer it asked for again.
+inline void expect_results_in_moved_memory(gigathread::CtaDispatcher& dispatcher,
+                                           MemoryTarget& vram, const DmiMover& mover) {
+  uint8_t* const memory = vram.backdoor(ptx::kGlobalBase, 2 * 4096 * 4);
+  for (uint32_t i = 0; i < 4096; ++i) {
+    const uint32_t v = 3 * i;
+    std::memcpy(memory + 16384 + 4 * i, &v, 4);
+  }
+  const auto program = load_ptx(R"(
 .visible .entry twice(.param .u64 out)
 {
 .reg .b64 %rd<4>;
@@ -97,26 +109,17 @@ mad.lo.s32 %r6, %r5, 2, 1;
 st.global.u32 [%rd3], %r6;
 ret;
 }
-)";
-constexpr uint64_t kTwiceBytes = 2 * 4096 * 4;
-
-inline void fill_twice_input(uint8_t* memory) {
-  for (uint32_t i = 0; i < 4096; ++i) {
-    const uint32_t v = 3 * i;
-    std::memcpy(memory + 16384 + 4 * i, &v, 4);
-  }
-}
-
-// Every result is in the moved memory, and some are missing from the old one: the SM wrote
-// them after the move, through the pointer it asked for again.
-inline void expect_twice_results_moved(const DmiMover& mover, const uint8_t* old_memory) {
+)");
+  gigathread::GridResult r;
+  simulate([&] { r = dispatcher.run_grid(grid_request(program, "twice", 16, 256)); });
+  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
   ASSERT_TRUE(mover.has_moved) << mover.requests << " requests";
   EXPECT_EQ(mover.grants, 2u);  // the first view, then the moved one
   uint32_t missing_from_old = 0;
   for (uint32_t i = 0; i < 4096; ++i) {
     uint32_t got = 0, old = 0;
     std::memcpy(&got, mover.moved.data() + 4 * i, 4);
-    std::memcpy(&old, old_memory + 4 * i, 4);
+    std::memcpy(&old, memory + 4 * i, 4);
     ASSERT_EQ(got, 6 * i + 1) << "element " << i;
     missing_from_old += old != 6 * i + 1;
   }

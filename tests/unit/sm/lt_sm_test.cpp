@@ -149,36 +149,25 @@ TEST(LooselyTimedSm, DeviceMemoryMayRevokeDmiAndGrantItElsewhereWhileKernelsRun)
   mover.initiator.bind(vram.target);
   CtaDispatcher dispatcher("gigathread", Bench::config(flat_sms(1), {}, "round_robin", 0), stats);
   dispatcher.add_sm(sm);
-  testing::fill_twice_input(vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
-  GridResult r;
-  simulate([&] {
-    r = dispatcher.run_grid(grid_request(load_ptx(testing::kTwiceKernel), "twice", 16, 256));
-  });
-  ASSERT_EQ(r.error, cmd::ErrorCode::None) << r.message;
-  testing::expect_twice_results_moved(mover, vram.backdoor(ptx::kGlobalBase, testing::kTwiceBytes));
+  testing::expect_results_in_moved_memory(dispatcher, vram, mover);
 }
 
 // The quantum is the SM's own, else the platform's tlm_global_quantum, else 1 us, resolved when
 // simulation starts.
 TEST(LooselyTimedSm, TheQuantumIsItsOwnElseThePlatformsGlobalOneElseAMicrosecond) {
-  struct Case {
-    sc_time own, global, expected;
-  };
-  for (const Case& c : {Case{sc_core::SC_ZERO_TIME, sc_time(250, SC_NS), sc_time(250, SC_NS)},
-                        Case{sc_time(100, SC_NS), sc_time(250, SC_NS), sc_time(100, SC_NS)},
-                        Case{sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME, sc_time(1, sc_core::SC_US)}}) {
+  for (const testing::QuantumCase& c : testing::quantum_cases()) {
     testing::fresh_systemc();
     StatGroup stats;
     MemoryTarget vram("vram", Bench::vram_config(), stats);
     sm::LtSmTiming timing;
     timing.issue_cycles.fill(4);
     timing.clock_mhz = 1e6 / kCyclePs;
-    timing.quantum = c.own;
+    timing.quantum = sc_time(c.own_ns, SC_NS);
     sm::LooselyTimedSm sm("sm0", 0, timing, stats);
     sm.mem_initiator.bind(vram.target);
     tlm::tlm_global_quantum::instance().set(c.global);  // after the SM was built
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    EXPECT_EQ(sm.quantum(), c.expected) << "own " << c.own << ", global " << c.global;
+    EXPECT_EQ(sm.quantum(), c.expected) << "own " << c.own_ns << " ns, global " << c.global;
   }
   tlm::tlm_global_quantum::instance().set(sc_core::SC_ZERO_TIME);
 }

@@ -39,6 +39,19 @@ inline std::vector<gigathread::SmPlace> flat_sms(uint32_t n) {
   return places;
 }
 
+/// How both SM fidelities pick their quantum: their own (ns; 0: none), else the platform's
+/// tlm_global_quantum (set in the tests after the SM was built), else 1 us.
+struct QuantumCase {
+  double own_ns;
+  sc_core::sc_time global, expected;
+};
+inline std::vector<QuantumCase> quantum_cases() {
+  using sc_core::sc_time;
+  return {{0, sc_time(250, sc_core::SC_NS), sc_time(250, sc_core::SC_NS)},
+          {100, sc_time(250, sc_core::SC_NS), sc_time(100, sc_core::SC_NS)},
+          {0, sc_core::SC_ZERO_TIME, sc_time(1, sc_core::SC_US)}};
+}
+
 /// A launch of `kernel` whose only parameter is the u64 `out`.
 inline gigathread::GridRequest grid_request(std::shared_ptr<const ptx::Program> program,
                                             const char* kernel, ptx::Dim3 grid, ptx::Dim3 block,
