@@ -69,11 +69,13 @@ int memtrace(const CommandContext& ctx) {
     source = memsys::pattern_source(spec_p);
   }
 
-  memsys::MemoryHierarchy hierarchy(config);
+  StatGroup stats;
+  memsys::MemoryHierarchy hierarchy(config, stats);
   memsys::TraceDriver driver(hierarchy, memory.ports, config.fixed_latency_ns,
                              {memory.base, capacity, "memory.capacity_bytes"});
   const memsys::TraceRunResult result = driver.run(*source);
-  const nlohmann::ordered_json report = memsys::trace_report(config, hierarchy, result, rate);
+  const nlohmann::ordered_json report =
+      memsys::trace_report(config, hierarchy, stats, result, rate);
   const std::string summary = memsys::trace_summary(report);
   std::cout << summary;
   ctx.write_report(report, summary);

@@ -16,6 +16,7 @@ set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/config_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/config.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/stat.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/counter_vector.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/histogram.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/stat_group.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/stats_report.cpp

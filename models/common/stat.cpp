@@ -54,4 +54,9 @@ nlohmann::ordered_json Formula::to_json() const {
   return number_or_null(compute_());
 }
 
+Total::Total(StatGroup& group, std::string name, std::string unit, std::string description,
+             std::function<std::uint64_t()> compute)
+    : Stat(group, std::move(name), std::move(unit), std::move(description)),
+      compute_(std::move(compute)) {}
+
 }  // namespace gpusoc

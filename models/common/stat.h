@@ -90,4 +90,17 @@ class Formula final : public Stat {
   std::function<double()> compute_;
 };
 
+// A count derived from other counts when the stats are dumped: a sum over blocks. Dumps as an
+// integer, where a Formula gives a real number.
+class Total final : public Stat {
+ public:
+  Total(StatGroup& group, std::string name, std::string unit, std::string description,
+        std::function<std::uint64_t()> compute);
+  std::uint64_t value() const { return compute_(); }
+  nlohmann::ordered_json to_json() const override { return compute_(); }
+
+ private:
+  std::function<std::uint64_t()> compute_;
+};
+
 }  // namespace gpusoc

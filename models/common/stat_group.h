@@ -13,7 +13,9 @@
 // and counts with `++stats_.misses`: a plain integer add, no lookup.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpusoc {
@@ -40,6 +42,13 @@ class StatGroup {
   // now misses it. Lets the CLI refuse to write a statistics file with parts gone.
   bool lost_members() const { return lost_members_; }
 
+  // A block that counts lazily (the crossbar charges waiting cycles when a wait ends) brings its
+  // counts up to date here; every dump runs it before reading the group's stats.
+  void set_refresh(std::function<void()> refresh) { refresh_ = std::move(refresh); }
+  void refresh() const {
+    if (refresh_) refresh_();
+  }
+
  private:
   friend class Stat;
   void add(Stat& stat);
@@ -52,6 +61,7 @@ class StatGroup {
   std::vector<Stat*> stats_;
   std::vector<StatGroup*> children_;
   bool lost_members_ = false;
+  std::function<void()> refresh_;
 };
 
 }  // namespace gpusoc

@@ -11,18 +11,23 @@
 namespace gpusoc {
 namespace {
 
-nlohmann::ordered_json group_to_json(const StatGroup& group) {
+nlohmann::ordered_json group_to_json(const StatGroup& group, bool values_only) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  group.refresh();
   for (const Stat* stat : group.stats()) {
-    out[stat->name()] = {
-        {"value", stat->to_json()}, {"unit", stat->unit()}, {"description", stat->description()}};
+    out[stat->name()] = values_only ? stat->to_json()
+                                    : nlohmann::ordered_json{{"value", stat->to_json()},
+                                                             {"unit", stat->unit()},
+                                                             {"description", stat->description()}};
   }
-  for (const StatGroup* child : group.children()) out[child->name()] = group_to_json(*child);
+  for (const StatGroup* child : group.children())
+    out[child->name()] = group_to_json(*child, values_only);
   return out;
 }
 
 // Depth first, stats before child groups: the order shared by every format.
 void for_each_stat(const StatGroup& group, const std::function<void(const Stat&)>& visit) {
+  group.refresh();
   for (const Stat* stat : group.stats()) visit(*stat);
   for (const StatGroup* child : group.children()) for_each_stat(*child, visit);
 }
@@ -40,7 +45,11 @@ std::string csv_field(const std::string& text) {
 }  // namespace
 
 nlohmann::ordered_json stats_to_json(const StatGroup& root) {
-  return group_to_json(root);
+  return group_to_json(root, false);
+}
+
+nlohmann::ordered_json stats_values_json(const StatGroup& root) {
+  return group_to_json(root, true);
 }
 
 std::string stats_to_csv(const StatGroup& root) {

@@ -16,6 +16,10 @@ namespace gpusoc {
 // {"gpu": {"cycles": {"value": 10, "unit": "cycles", "description": "..."}, "sm0": {...}}}
 nlohmann::ordered_json stats_to_json(const StatGroup& root);
 
+// The same tree with values alone: {"gpu": {"cycles": 10, "sm0": {...}}}, for reports that embed
+// the statistics (memtrace's) and list units and descriptions elsewhere.
+nlohmann::ordered_json stats_values_json(const StatGroup& root);
+
 // "name,value,unit,description" then one row per number, e.g.
 // "gpu.sm0.l1d.misses,12,accesses,accesses that missed"; undefined values are empty.
 std::string stats_to_csv(const StatGroup& root);

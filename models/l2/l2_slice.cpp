@@ -64,9 +64,9 @@ std::string L2Config::problem(const std::string& prefix) const {
   return {};
 }
 
-L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, const std::string& prefix,
-                    const mempart::AddressMapping* m)
-    : config(c), rop(r), mapping(m), module(prefix), cache(c.size_bytes != 0) {
+L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, StatGroup& stats_parent,
+                    const std::string& prefix, const mempart::AddressMapping* m)
+    : config(c), rop(r), mapping(m), module(prefix), cache(c.size_bytes != 0), stats(stats_parent) {
   if (std::string why = c.problem(prefix); !why.empty()) throw ConfigError(why);
   line_shift = unsigned(__builtin_ctz(c.line_bytes));
   line_mask = ~uint64_t(c.line_bytes - 1);
@@ -116,9 +116,9 @@ void L2Slice::Impl::note_wait(Wait wait, uint64_t cycle) {
   stalled_since = cycle;
 }
 
-L2Slice::L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& prefix,
-                 const mempart::AddressMapping* mapping)
-    : impl_(std::make_unique<Impl>(config, rop, prefix, mapping)) {}
+L2Slice::L2Slice(const L2Config& config, mempart::Rop& rop, StatGroup& stats_parent,
+                 const std::string& prefix, const mempart::AddressMapping* mapping)
+    : impl_(std::make_unique<Impl>(config, rop, stats_parent, prefix, mapping)) {}
 
 L2Slice::~L2Slice() = default;
 L2Slice::L2Slice(L2Slice&&) noexcept = default;

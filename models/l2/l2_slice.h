@@ -62,6 +62,8 @@
 #include <vector>
 
 #include "models/common/mem_packet.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 #include "models/mempart/address_mapping.h"
 #include "models/mempart/rop.h"
 
@@ -101,16 +103,31 @@ std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& na
                                                            uint32_t sets, uint32_t ways);
 const std::vector<std::string>& replacement_policy_names();
 
-struct L2Stats {
-  uint64_t read_hits = 0, read_misses = 0;      // per packet (a partial hit is a miss)
-  uint64_t write_hits = 0, write_misses = 0;    // write miss: the line was allocated
-  uint64_t atomic_hits = 0, atomic_misses = 0;
-  uint64_t mshr_merges = 0;                     // packets that joined a pending line
-  uint64_t mshr_stall_cycles = 0;               // head waited for an MSHR or merge slot
-  uint64_t queue_stall_cycles = 0;              // head waited for the memory or reply queue
-  uint64_t fills = 0, fill_sectors = 0;
-  uint64_t writebacks = 0, writeback_sectors = 0;
-  uint64_t bytes_in = 0, bytes_out = 0;         // data through the port, both directions
+struct L2Stats : StatGroup {
+  explicit L2Stats(StatGroup& parent) : StatGroup(parent, "l2") {}
+  Counter read_hits{*this, "read_hits", "packets", "reads whose sectors were all present"};
+  Counter read_misses{*this, "read_misses", "packets",
+                      "reads missing a sector (a partial hit is a miss)"};
+  Counter write_hits{*this, "write_hits", "packets", "writes to a line present"};
+  Counter write_misses{*this, "write_misses", "packets", "writes that allocated their line"};
+  Counter atomic_hits{*this, "atomic_hits", "packets", "atomics whose sectors were all present"};
+  Counter atomic_misses{*this, "atomic_misses", "packets", "atomics missing a sector"};
+  Counter mshr_merges{*this, "mshr_merges", "packets", "misses that joined a line already pending"};
+  Counter mshr_stall_cycles{*this, "mshr_stall_cycles", "cycles",
+                            "cycles the input's head waited for an MSHR or a merge slot"};
+  Counter queue_stall_cycles{*this, "queue_stall_cycles", "cycles",
+                             "cycles the input's head waited for room in the memory or reply "
+                             "queue, or for a way not pending"};
+  Counter fills{*this, "fills", "packets", "fill requests sent to memory"};
+  Counter fill_sectors{*this, "fill_sectors", "sectors", "sectors those fills fetched"};
+  Counter writebacks{*this, "writebacks", "packets", "write-backs of dirty lines sent to memory"};
+  Counter writeback_sectors{*this, "writeback_sectors", "sectors", "dirty sectors written back"};
+  Counter bytes_in{*this, "bytes_in", "bytes", "request data through the slice's port"};
+  Counter bytes_out{*this, "bytes_out", "bytes", "reply data through the slice's port"};
+  Formula read_hit_rate{*this, "read_hit_rate", "ratio", "read hits per read", [this] {
+                          return double(read_hits.value()) /
+                                 double(read_hits.value() + read_misses.value());
+                        }};
 };
 
 class L2Slice {
@@ -120,8 +137,9 @@ class L2Slice {
   /// partition; it outlives the slice). `mapping`, when given (it outlives the slice), places
   /// lines in sets by their partition-local offset (AddressMapping::local_offset), as a slice
   /// behind an address-interleaved partition must; without it, by the address itself.
-  L2Slice(const L2Config& config, mempart::Rop& rop, const std::string& prefix = "l2",
-          const mempart::AddressMapping* mapping = nullptr);
+  /// Statistics go in `stats_parent`.l2.
+  L2Slice(const L2Config& config, mempart::Rop& rop, StatGroup& stats_parent,
+          const std::string& prefix = "l2", const mempart::AddressMapping* mapping = nullptr);
   ~L2Slice();
   L2Slice(L2Slice&&) noexcept;  // an owner may keep slices by value
   L2Slice& operator=(L2Slice&&) noexcept;

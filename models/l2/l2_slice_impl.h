@@ -67,8 +67,8 @@ struct L2Slice::Impl {
     uint32_t waiters = 0;   // packets held, in order, at waiter[index * mshr_merges ...]
   };
 
-  Impl(const L2Config& config, mempart::Rop& rop, const std::string& prefix,
-       const mempart::AddressMapping* mapping);
+  Impl(const L2Config& config, mempart::Rop& rop, StatGroup& stats_parent,
+       const std::string& prefix, const mempart::AddressMapping* mapping);
 
   // l2_lookup.cpp: the lookup of the head and what memory's answers do.
   Wait lookup(const MemPacket& packet, uint64_t cycle);

@@ -66,12 +66,30 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
   return {};
 }
 
+ControllerStats::ControllerStats(StatGroup& parent, std::string name, size_t banks)
+    : StatGroup(parent, std::move(name)),
+      bank_columns(*this, "bank_columns", "bursts", "column commands per bank", banks),
+      bank_activates(*this, "bank_activates", "commands", "ACT commands per bank", banks),
+      row_hit_rate(*this, "row_hit_rate", "ratio", "row hits per column command",
+                   [this] {
+                     return double(row_hits.value()) /
+                            double(row_hits.value() + row_misses.value() + row_conflicts.value());
+                   }),
+      read_latency_avg(*this, "read_latency_avg", "cycles",
+                       "average cycles from a read's arrival to its last data beat",
+                       [this] {
+                         return double(read_latency_cycles.value()) / double(reads.value());
+                       }) {}
+
 MemoryController::MemoryController(const DramTiming& timing, const ControllerConfig& config,
+                                   StatGroup& stats_parent, const std::string& stats_name,
                                    const std::string& prefix)
-    : MemoryController(std::make_shared<const DramTiming>(timing), config, prefix) {}
+    : MemoryController(std::make_shared<const DramTiming>(timing), config, stats_parent,
+                       stats_name, prefix) {}
 
 MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timing,
-                                   const ControllerConfig& config, const std::string& prefix)
+                                   const ControllerConfig& config, StatGroup& stats_parent,
+                                   const std::string& stats_name, const std::string& prefix)
     : channel_(std::move(shared_timing)), config_(config) {
   const DramTiming& timing = channel_.timing();
   if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
@@ -106,8 +124,7 @@ MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timi
   stale_words_.assign(size_t(reads_.stale_words) * 2, 0);
   reads_.stale = stale_words_.data();
   writes_.stale = stale_words_.data() + reads_.stale_words;
-  stats_.bank_columns.resize(banks);
-  stats_.bank_activates.resize(banks);
+  stats_ = std::make_unique<ControllerStats>(stats_parent, stats_name, banks);
   refresh_interval_ = config.per_bank_refresh ? timing.tREFI / timing.banks() : timing.tREFI;
   refresh_.resize(timing.ranks);
   for (Refresh& r : refresh_) r.due = refresh_interval_ ? refresh_interval_ : kNever;
@@ -219,7 +236,7 @@ void MemoryController::issue(const Plan& plan) {
   switch (c.kind) {
     case K::Refresh:
     case K::RefreshBank: {
-      ++stats_.refreshes;
+      ++stats_->refreshes;
       Refresh& f = refresh_[c.rank];
       f.due += refresh_interval_;
       refresh_due_ = kNever;
@@ -229,16 +246,16 @@ void MemoryController::issue(const Plan& plan) {
     }
     case K::Precharge:
     case K::PrechargeAll:
-      ++stats_.precharges;
+      ++stats_->precharges;
       if (!plan.refresh) q.slots[plan.slot].outcome = kConflict;
       return;
     case K::Activate:
-      ++stats_.activates;
-      ++stats_.bank_activates[bank];
+      ++stats_->activates;
+      ++stats_->bank_activates[bank];
       q.slots[plan.slot].outcome |= kMiss;
       return;
     default:
-      ++stats_.bank_columns[bank];
+      ++stats_->bank_columns[bank];
       serve(q, plan.slot, c, data_end);
   }
 }
@@ -247,20 +264,20 @@ void MemoryController::issue(const Plan& plan) {
 void MemoryController::serve(Queue& q, uint32_t index, DramCommand& c, uint64_t data_end) {
   Slot& s = q.slots[index];
   const MemRequest& r = s.request;
-  stats_.row_hits += s.outcome == kHit;
-  stats_.row_misses += s.outcome == kMiss;
-  stats_.row_conflicts += (s.outcome & kConflict) != 0;
-  stats_.precharges += c.kind == K::ReadPrecharge || c.kind == K::WritePrecharge;
-  stats_.data_cycles += channel_.timing().burst_cycles();
+  stats_->row_hits += s.outcome == kHit;
+  stats_->row_misses += s.outcome == kMiss;
+  stats_->row_conflicts += (s.outcome & kConflict) != 0;
+  stats_->precharges += c.kind == K::ReadPrecharge || c.kind == K::WritePrecharge;
+  stats_->data_cycles += channel_.timing().burst_cycles();
   if (last_column_write_ >= 0 && last_column_write_ != int(r.write)) {
-    ++stats_.read_write_turnarounds;
+    ++stats_->read_write_turnarounds;
   }
   last_column_write_ = r.write;
   if (r.write) {
-    ++stats_.writes;
+    ++stats_->writes;
   } else {
-    ++stats_.reads;
-    stats_.total_read_latency += data_end - r.arrival;
+    ++stats_->reads;
+    stats_->read_latency_cycles += data_end - r.arrival;
   }
   in_flight_.push_back(MemCompletion{r.id, data_end});
   // Leave the bank's list; if a row hit, the older requests to the bank were bypassed.

@@ -23,6 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "models/common/counter_vector.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 #include "models/mempart/address_mapping.h"
 #include "models/mempart/dram_channel.h"
 #include "models/mempart/dram_command.h"
@@ -75,27 +78,41 @@ const std::vector<std::string>& dram_scheduler_names();
 /// The page policies ControllerConfig::page_policy names.
 const std::vector<std::string>& page_policy_names();
 
-struct ControllerStats {
-  uint64_t reads = 0, writes = 0;
-  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // per column command
-  uint64_t activates = 0, precharges = 0, refreshes = 0;     // precharges: PRE, PREA, RDA, WRA
-  uint64_t read_write_turnarounds = 0;                       // direction changes on the data bus
-  uint64_t data_cycles = 0;                                  // cycles the data bus carried data
-  uint64_t total_read_latency = 0;                           // sum over reads of (done - arrival)
-  // Per bank (rank-major, then bank group, then bank), for per-bank utilization.
-  std::vector<uint64_t> bank_columns;    // RD, RDA, WR, WRA
-  std::vector<uint64_t> bank_activates;  // ACT
+struct ControllerStats : StatGroup {
+  /// `banks`: the channel's banks (rank-major, then bank group, then bank).
+  ControllerStats(StatGroup& parent, std::string name, size_t banks);
+  Counter reads{*this, "reads", "bursts", "read bursts served (RD, RDA)"};
+  Counter writes{*this, "writes", "bursts", "write bursts served (WR, WRA)"};
+  Counter row_hits{*this, "row_hits", "bursts", "column commands to a row already open"};
+  Counter row_misses{*this, "row_misses", "bursts",
+                     "column commands whose bank was closed (one ACT first)"};
+  Counter row_conflicts{*this, "row_conflicts", "bursts",
+                        "column commands whose bank held another row (PRE and ACT first)"};
+  Counter activates{*this, "activates", "commands", "ACT commands"};
+  Counter precharges{*this, "precharges", "commands", "PRE, PREA, RDA and WRA commands"};
+  Counter refreshes{*this, "refreshes", "commands", "REF or REFpb commands"};
+  Counter read_write_turnarounds{*this, "read_write_turnarounds", "turnarounds",
+                                 "direction changes between column commands on the data bus"};
+  Counter data_cycles{*this, "data_cycles", "cycles", "DRAM cycles the data bus carried data"};
+  Counter read_latency_cycles{*this, "read_latency_cycles", "cycles",
+                              "sum over reads of the cycles from arrival to the last data beat"};
+  CounterVector bank_columns;    // RD, RDA, WR, WRA per bank
+  CounterVector bank_activates;  // ACT per bank
+  Formula row_hit_rate;
+  Formula read_latency_avg;
 };
 
 class MemoryController {
  public:
   static constexpr uint64_t kNever = ~uint64_t(0);
   /// ConfigError naming `prefix`.key when the config is wrong (or asks per-bank refresh of a
-  /// device without it).
+  /// device without it). Statistics go in `stats_parent`.`stats_name`.
   MemoryController(const DramTiming& timing, const ControllerConfig& config,
+                   StatGroup& stats_parent, const std::string& stats_name,
                    const std::string& prefix = "memory.controller");  // keeps a copy of timing
   /// Shares `timing` with the other controllers of a memory system (DramChannel says why).
   MemoryController(std::shared_ptr<const DramTiming> timing, const ControllerConfig& config,
+                   StatGroup& stats_parent, const std::string& stats_name,
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
   // Movable, not copyable: its queues point into its own heap storage, which a move keeps.
@@ -121,7 +138,7 @@ class MemoryController {
   }
   void set_command_observer(std::function<void(const DramCommand&)> observer);
 
-  const ControllerStats& stats() const { return stats_; }
+  const ControllerStats& stats() const { return *stats_; }
   const DramChannel& channel() const { return channel_; }
 
  private:
@@ -240,7 +257,7 @@ class MemoryController {
   std::function<void(const DramCommand&)> observer_;
   Queue reads_, writes_;
   DramChannel channel_;
-  ControllerStats stats_;
+  std::unique_ptr<ControllerStats> stats_;  // apart: a controller moves, a StatGroup does not
   std::vector<Refresh> refresh_;
   uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
   std::unique_ptr<DramScheduler> scheduler_;

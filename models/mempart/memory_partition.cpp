@@ -37,7 +37,8 @@ struct MemoryPartition::Impl {
     }
   };
 
-  Impl(uint32_t i, const AddressMapping& m) : index(i), mapping(m) {}
+  Impl(uint32_t i, const AddressMapping& m, StatGroup& stats_parent)
+      : index(i), mapping(m), stats(stats_parent, "partition" + std::to_string(i)) {}
   // The bursts of `packet` into `bursts` (ModelError when one belongs to another partition).
   void split(const MemPacket& packet) const;
 
@@ -45,12 +46,13 @@ struct MemoryPartition::Impl {
   const AddressMapping& mapping;
   uint32_t burst_bytes = 0;
   uint32_t pipeline_tck = 0;  // added to every reply's ready cycle
+  PartitionStats stats;       // before the channels: their groups are its children
   // Per channel: its controller, its next_event() and the cycle it was advanced through
   // (`advanced` too when it is in step), side by side: advance() reads them for every channel.
   struct Channel {
     Channel(std::shared_ptr<const DramTiming> timing, const ControllerConfig& config,
-            const std::string& prefix)
-        : controller(std::move(timing), config, prefix) {
+            StatGroup& stats, const std::string& stats_name, const std::string& prefix)
+        : controller(std::move(timing), config, stats, stats_name, prefix) {
       next = controller.next_event();
     }
     uint64_t next = kNever, synced = kNever;
@@ -71,7 +73,6 @@ struct MemoryPartition::Impl {
     c.controller.advance(advanced, done);  // nothing is due: this only moves its clock
     c.synced = advanced;
   }
-  PartitionStats stats;
   std::function<void(uint32_t, const DramCommand&)> observer;
   mutable std::vector<Burst> bursts;  // split()'s result, of this packet:
   mutable bool split_valid = false;
@@ -114,9 +115,9 @@ void MemoryPartition::Impl::split(const MemPacket& packet) const {
 
 MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
                                  std::shared_ptr<const DramTiming> timing,
-                                 const ControllerConfig& controller, const std::string& prefix,
-                                 uint32_t pipeline_tck)
-    : impl_(std::make_unique<Impl>(index, mapping)) {
+                                 const ControllerConfig& controller, StatGroup& stats_parent,
+                                 const std::string& prefix, uint32_t pipeline_tck)
+    : impl_(std::make_unique<Impl>(index, mapping, stats_parent)) {
   impl_->pipeline_tck = pipeline_tck;
   const AddressMappingConfig& m = mapping.config();
   if (index >= m.partitions) {
@@ -130,7 +131,8 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
   impl_->burst_bytes = m.burst_bytes;
   impl_->channels.reserve(m.channels);
   for (uint32_t c = 0; c < m.channels; ++c) {
-    impl_->channels.emplace_back(timing, controller, prefix + ".controller");
+    impl_->channels.emplace_back(timing, controller, impl_->stats, "channel" + std::to_string(c),
+                                 prefix + ".controller");
   }
   impl_->need.resize(size_t(m.channels) * 2);
   impl_->bursts.reserve(32);
@@ -212,7 +214,7 @@ void MemoryPartition::advance(uint64_t until) {
       Impl::Slot& s = p.slots[d.id];
       s.answered = std::max(s.answered, d.cycle);
       if (--s.remaining != 0) continue;
-      if (s.packet.op != MemOp::Write) p.stats.total_read_latency += s.answered - s.accepted;
+      if (s.packet.op != MemOp::Write) p.stats.read_latency_cycles += s.answered - s.accepted;
       const uint64_t ready = s.answered + p.pipeline_tck;
       p.replies.push_back(Impl::Reply{ready, p.next_seq++, uint32_t(d.id)});
       std::push_heap(p.replies.begin(), p.replies.end(), std::greater<>());
@@ -249,6 +251,10 @@ const MemoryController& MemoryPartition::controller(uint32_t channel) const {
 }
 
 const PartitionStats& MemoryPartition::stats() const {
+  return impl_->stats;
+}
+
+StatGroup& MemoryPartition::stats_group() {
   return impl_->stats;
 }
 

@@ -25,16 +25,31 @@
 #include <vector>
 
 #include "models/common/mem_packet.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 #include "models/mempart/address_mapping.h"
 #include "models/mempart/dram_timing.h"
 #include "models/mempart/memory_controller.h"
 
 namespace gpusoc::mempart {
 
-struct PartitionStats {
-  uint64_t packets = 0, read_packets = 0, write_packets = 0;
-  uint64_t bursts = 0;
-  uint64_t total_read_latency = 0;  // sum over read packets of (answered - accepted), tCK
+// A partition's packets; each channel's controller adds its own group (channel0, ...) below.
+struct PartitionStats : StatGroup {
+  PartitionStats(StatGroup& parent, std::string name) : StatGroup(parent, std::move(name)) {}
+  Counter packets{*this, "packets", "packets", "packets accepted"};
+  Counter read_packets{*this, "read_packets", "packets", "read and atomic packets accepted"};
+  Counter write_packets{*this, "write_packets", "packets", "write packets accepted"};
+  Counter bursts{*this, "bursts", "bursts", "DRAM bursts the packets split into"};
+  Counter read_latency_cycles{*this, "read_latency_cycles", "cycles",
+                              "sum over read packets of the cycles from acceptance to the last "
+                              "burst's data"};
+  Formula read_latency_avg{*this, "read_latency_avg", "cycles",
+                           "average cycles from a read packet's acceptance to its last burst's "
+                           "data",
+                           [this] {
+                             return double(read_latency_cycles.value()) /
+                                    double(read_packets.value());
+                           }};
 };
 
 class MemoryPartition {
@@ -47,9 +62,11 @@ class MemoryPartition {
   /// `pipeline_tck`: the frame-buffer pipeline a packet crosses beyond the DRAM's own timing
   /// (controller front end, PHY, the way back): each reply is ready that many cycles after its
   /// last burst completed. It delays, it never limits bandwidth.
+  /// Statistics go in `stats_parent`.partition<index>, each channel's in .channel<c> below it.
   MemoryPartition(uint32_t index, const AddressMapping& mapping,
                   std::shared_ptr<const DramTiming> timing, const ControllerConfig& controller,
-                  const std::string& prefix = "memory", uint32_t pipeline_tck = 0);
+                  StatGroup& stats_parent, const std::string& prefix = "memory",
+                  uint32_t pipeline_tck = 0);
   ~MemoryPartition();
   MemoryPartition(MemoryPartition&&) noexcept;  // an owner may keep partitions by value
   MemoryPartition& operator=(MemoryPartition&&) noexcept;
@@ -66,6 +83,8 @@ class MemoryPartition {
   uint32_t channels() const;
   const MemoryController& controller(uint32_t channel) const;
   const PartitionStats& stats() const;
+  /// The group the partition's statistics live in, for what sits beside it (its L2 slice, ROP).
+  StatGroup& stats_group();
   /// Passes every issued command of every channel (with its channel index) to `observer`.
   void set_command_observer(std::function<void(uint32_t channel, const DramCommand&)> observer);
 

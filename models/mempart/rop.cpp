@@ -14,27 +14,29 @@ std::string RopConfig::problem(const std::string& prefix) const {
   return {};
 }
 
-Rop::Rop(const RopConfig& config, const std::string& prefix) : config_(config) {
+std::vector<std::string> atomic_op_labels() {
+  return {std::begin(kAtomicOpNames), std::end(kAtomicOpNames)};
+}
+
+Rop::Rop(const RopConfig& config, StatGroup& stats_parent, const std::string& prefix)
+    : config_(config), stats_(stats_parent) {
   if (std::string p = config.problem(prefix); !p.empty()) throw ConfigError(p);
 }
 
 uint64_t Rop::execute(uint64_t sector_address, uint64_t ready, AtomicOp op) {
   const unsigned kind = unsigned(op);
-  ++stats_.operations;
-  ++stats_.operations_of[kind];
+  ++stats_.operations[kind];
   uint64_t start = ready;
   auto it = busy_until_.find(sector_address);
   if (it != busy_until_.end() && it->second > start) {
     start = it->second;  // the same word is still being updated: wait for its result
-    ++stats_.serialized;
-    ++stats_.serialized_of[kind];
+    ++stats_.serialized[kind];
   }
   // Issue slots are counted in 1/ops_per_cycle units so that several may share a cycle.
   const uint64_t slot = std::max(next_slot_, start * config_.ops_per_cycle);
   next_slot_ = slot + 1;
   start = slot / config_.ops_per_cycle;
-  stats_.wait_cycles += start - ready;
-  stats_.wait_cycles_of[kind] += start - ready;
+  stats_.wait_cycles[kind] += start - ready;
   const uint64_t done = start + config_.latency;
   if (it != busy_until_.end()) {
     it->second = done;

@@ -7,12 +7,15 @@
 // it).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "models/common/counter_vector.h"
 #include "models/common/mem_packet.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 
 namespace gpusoc::mempart {
 
@@ -23,18 +26,27 @@ struct RopConfig {
   std::string problem(const std::string& prefix) const;
 };
 
-struct RopStats {
-  uint64_t operations = 0;
-  uint64_t serialized = 0;   // operations that waited for an earlier one to the same address
-  uint64_t wait_cycles = 0;  // sum of (start - ready)
-  // The same per operation (AtomicOp), so that contention is seen where it is.
-  std::array<uint64_t, kAtomicOps> operations_of{}, serialized_of{}, wait_cycles_of{};
+/// The atomic operations' names (kAtomicOpNames), as statistics label them.
+std::vector<std::string> atomic_op_labels();
+
+// Each count in all and per operation (AtomicOp), so that contention is seen where it is.
+struct RopStats : StatGroup {
+  explicit RopStats(StatGroup& parent) : StatGroup(parent, "rop") {}
+  CounterVector operations{*this, "operations", "sectors",
+                           "atomic operations executed (per sector), by operation",
+                           atomic_op_labels()};
+  CounterVector serialized{*this, "serialized", "sectors",
+                           "operations that waited for an earlier one to the same sector",
+                           atomic_op_labels()};
+  CounterVector wait_cycles{*this, "wait_cycles", "cycles",
+                            "cycles operations waited for the pipeline or an earlier operation",
+                            atomic_op_labels()};
 };
 
 class Rop {
  public:
-  /// ConfigError naming `prefix`.key on a bad config.
-  explicit Rop(const RopConfig& config, const std::string& prefix = "rop");
+  /// ConfigError naming `prefix`.key on a bad config. Statistics go in `stats_parent`.rop.
+  Rop(const RopConfig& config, StatGroup& stats_parent, const std::string& prefix = "rop");
   /// Operation `op` on the 32-byte sector at `sector_address` whose operand data is present
   /// from `ready`: books it and returns the cycle its result is written (start + latency).
   /// Calls come in non-decreasing `ready` (the slice's cycle order); an address's operations run

@@ -9,11 +9,14 @@
 
 namespace gpusoc::memsys {
 
-MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config) {
+MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats)
+    : config_(config) {
   if (config.ports == 0) throw ConfigError("memory hierarchy: no ports (requesters) to serve");
   if (!(config.l2_clock_mhz > 0))
     throw ConfigError(fmt::format("l2.clock_mhz = {}: must be positive", config.l2_clock_mhz));
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
+  add_totals(stats);
+  if (config.through_l2) xbar_stats_ = std::make_unique<StatGroup>(stats, "xbar");
   const uint32_t count = config.mapping.partitions;
   partitions_.reserve(count);
   // One timing for every controller: it stays in the host's cache.
@@ -22,7 +25,8 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
       config.through_l2 ? uint32_t(std::llround(config.partition_latency_ns / config.dram.tck_ns))
                         : 0;
   for (uint32_t p = 0; p < count; ++p) {
-    partitions_.emplace_back(p, *mapping_, timing, config.controller, "memory", pipeline_tck);
+    partitions_.emplace_back(p, *mapping_, timing, config.controller, stats, "memory",
+                             pipeline_tck);
   }
   advanced_.assign(count, kNever);
   slice_advanced_.assign(count, kNever);
@@ -51,11 +55,92 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config) : config_(config
   line_bytes_ = config.l2.line_bytes;
   slices_.reserve(count);
   for (uint32_t p = 0; p < count; ++p) {
-    rops_.push_back(std::make_unique<mempart::Rop>(config.rop, "rop"));
-    slices_.emplace_back(config.l2, *rops_.back(), "l2", mapping_.get());
+    StatGroup& part = partitions_[p].stats_group();
+    rops_.push_back(std::make_unique<mempart::Rop>(config.rop, part, "rop"));
+    slices_.emplace_back(config.l2, *rops_.back(), part, "l2", mapping_.get());
   }
-  requests_ = std::make_unique<xbar::Crossbar>(config.xbar, config.ports, count, true, "xbar");
-  replies_ = std::make_unique<xbar::Crossbar>(config.xbar, count, config.ports, false, "xbar");
+  requests_ = std::make_unique<xbar::Crossbar>(config.xbar, config.ports, count, true,
+                                               *xbar_stats_, "xbar");
+  replies_ = std::make_unique<xbar::Crossbar>(config.xbar, count, config.ports, false,
+                                              *xbar_stats_, "xbar");
+}
+
+// Sums over the parts, read when the statistics are dumped: what a run's summary shows.
+void MemoryHierarchy::add_totals(StatGroup& stats) {
+  using Controller = const mempart::ControllerStats&;
+  auto channels = [this](auto field) {
+    return [this, field] {
+      uint64_t n = 0;
+      for (const mempart::MemoryPartition& p : partitions_)
+        for (uint32_t c = 0; c < p.channels(); ++c) n += field(p.controller(c).stats());
+      return n;
+    };
+  };
+  auto count = [&](const char* name, const char* unit, const char* description, auto field) {
+    totals_.push_back(std::make_unique<Total>(stats, name, unit, description, channels(field)));
+  };
+  count("dram_reads", "bursts", "DRAM read bursts", [](Controller s) { return s.reads.value(); });
+  count("dram_writes", "bursts", "DRAM write bursts",
+        [](Controller s) { return s.writes.value(); });
+  count("dram_activates", "commands", "ACT commands",
+        [](Controller s) { return s.activates.value(); });
+  count("dram_read_write_turnarounds", "turnarounds",
+        "direction changes between column commands on the channels' data buses",
+        [](Controller s) { return s.read_write_turnarounds.value(); });
+  count("dram_refreshes", "commands", "REF or REFpb commands",
+        [](Controller s) { return s.refreshes.value(); });
+  const auto hits = channels([](Controller s) { return s.row_hits.value(); });
+  const auto columns = channels([](Controller s) {
+    return s.row_hits.value() + s.row_misses.value() + s.row_conflicts.value();
+  });
+  totals_.push_back(std::make_unique<Formula>(
+      stats, "dram_row_hit_rate", "ratio", "row hits per column command, over every channel",
+      [hits, columns] { return double(hits()) / double(columns()); }));
+  const auto data = channels([](Controller s) { return s.data_cycles.value(); });
+  totals_.push_back(std::make_unique<Formula>(
+      stats, "dram_utilization", "ratio",
+      "DRAM cycles the data buses carried data, per channel and cycle run so far", [this, data] {
+        const uint64_t channels = uint64_t(partitions()) * config_.mapping.channels;
+        return double(data()) / double(dram_cycle(now_) * channels);
+      }));
+  if (!config_.through_l2) return;
+  using Slice = const l2::L2Stats&;
+  auto slices = [this](auto field) {
+    return [this, field] {
+      uint64_t n = 0;
+      for (const l2::L2Slice& slice : slices_) n += field(slice.stats());
+      return n;
+    };
+  };
+  const auto read_hits = slices([](Slice s) { return s.read_hits.value(); });
+  const auto reads = slices([](Slice s) { return s.read_hits.value() + s.read_misses.value(); });
+  totals_.push_back(std::make_unique<Formula>(
+      stats, "l2_read_hit_rate", "ratio", "L2 read hits per read, over every slice",
+      [read_hits, reads] { return double(read_hits()) / double(reads()); }));
+  totals_.push_back(std::make_unique<Total>(stats, "l2_fills", "packets", "L2 fills from DRAM",
+                                            slices([](Slice s) { return s.fills.value(); })));
+  totals_.push_back(std::make_unique<Total>(
+      stats, "l2_writebacks", "packets", "L2 write-backs to DRAM",
+      slices([](Slice s) { return s.writebacks.value(); })));
+  totals_.push_back(std::make_unique<Total>(
+      stats, "l2_mshr_stall_cycles", "cycles",
+      "cycles the slices' input heads waited for an MSHR or a merge slot",
+      slices([](Slice s) { return s.mshr_stall_cycles.value(); })));
+  auto rops = [this](auto field) {
+    return [this, field] {
+      uint64_t n = 0;
+      for (const auto& rop : rops_) n += field(rop->stats());
+      return n;
+    };
+  };
+  using Rop = const mempart::RopStats&;
+  totals_.push_back(std::make_unique<Total>(
+      stats, "rop_operations", "sectors", "atomic operations the ROPs executed (per sector)",
+      rops([](Rop r) { return r.operations.total(); })));
+  totals_.push_back(std::make_unique<Total>(
+      stats, "rop_serialized", "sectors",
+      "ROP operations that waited for an earlier one to the same sector",
+      rops([](Rop r) { return r.serialized.total(); })));
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;

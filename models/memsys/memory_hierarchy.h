@@ -13,6 +13,10 @@
 //
 // Every queue on the way is bounded (crossbar buffers, L2 queues, controller queues): a full
 // one stops whoever feeds it, back to can_offer() at the ports.
+//
+// Statistics, in the owner's group: totals over the parts (dram_*, l2_*, rop_*), then
+// xbar.requests and xbar.replies (per port), then partition<p> with its channels' controllers
+// (channel<c>), its ROP (rop) and its L2 slice (l2).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +26,8 @@
 
 #include "models/common/index_bits.h"
 #include "models/common/mem_packet.h"
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
 #include "models/l2/l2_slice.h"
 #include "models/mempart/address_mapping.h"
 #include "models/mempart/dram_timing.h"
@@ -63,8 +69,8 @@ struct HierarchyCompletion {
 class MemoryHierarchy {
  public:
   static constexpr uint64_t kNever = ~uint64_t(0);
-  /// ConfigError naming the key of whatever part is misconfigured.
-  explicit MemoryHierarchy(const HierarchyConfig& config);
+  /// ConfigError naming the key of whatever part is misconfigured. Statistics go in `stats`.
+  MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats);
   ~MemoryHierarchy();
 
   /// Picoseconds per cycle of the hierarchy's clock.
@@ -105,6 +111,7 @@ class MemoryHierarchy {
   uint64_t dram_cycle(uint64_t cycle) const;
 
  private:
+  void add_totals(StatGroup& stats);
   void step(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   void step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   // One part (a partition and, through the L2, its slice) at the step at `cycle`.
@@ -130,6 +137,8 @@ class MemoryHierarchy {
   double cycles_per_dram_ = 1;  // its inverse, for cycle_of_dram()'s first guess
   uint32_t line_bytes_ = 128;
   std::unique_ptr<mempart::AddressMapping> mapping_;
+  std::vector<std::unique_ptr<Stat>> totals_;
+  std::unique_ptr<StatGroup> xbar_stats_;  // the two networks' groups; null in partition mode
   // By value: a step reaches a part's state in one pointer hop, not two.
   std::vector<mempart::MemoryPartition> partitions_;
   std::vector<std::unique_ptr<mempart::Rop>> rops_;

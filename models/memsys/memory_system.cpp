@@ -43,13 +43,13 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
       config_(config),
       base_(base),
       size_(size),
-      hierarchy_(std::make_unique<MemoryHierarchy>(config)),
       ports_(config.ports),
       queued_(config.ports),
       stats_(stats_parent, basename()),
       latency_avg_ns_(stats_, "latency_avg_ns", "ns",
                       "approximately timed accesses: average latency",
-                      [this] { return latency_sum_ns_.value() / double(responses_.value()); }) {
+                      [this] { return latency_sum_ns_.value() / double(responses_.value()); }),
+      hierarchy_(std::make_unique<MemoryHierarchy>(config, stats_)) {
   target.register_b_transport(this, &MemorySystem::b_transport);
   target.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);
   target.register_transport_dbg(this, &MemorySystem::transport_dbg);
@@ -70,32 +70,6 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
                                sc_core::SC_NS) +
               fixed_latency_;
 
-  for (uint32_t p = 0; p < hierarchy_->partitions(); ++p) {
-    const std::string name = "partition" + std::to_string(p);
-    const mempart::MemoryPartition& part = hierarchy_->partition(p);
-    derived_.push_back(std::make_unique<Formula>(
-        stats_, name + "_row_hit_rate", "", "row-buffer hits per column command", [&part] {
-          uint64_t hits = 0, all = 0;
-          for (uint32_t c = 0; c < part.channels(); ++c) {
-            const mempart::ControllerStats& s = part.controller(c).stats();
-            hits += s.row_hits;
-            all += s.row_hits + s.row_misses + s.row_conflicts;
-          }
-          return double(hits) / double(all);
-        }));
-    derived_.push_back(std::make_unique<Formula>(stats_, name + "_bursts", "bursts",
-                                                 "DRAM bursts (reads and writes)",
-                                                 [&part] { return double(part.stats().bursts); }));
-    if (!hierarchy_->through_l2()) continue;
-    const l2::L2Slice& slice = hierarchy_->slice(p);
-    derived_.push_back(std::make_unique<Formula>(
-        stats_, "l2_" + std::to_string(p) + "_read_hit_rate", "", "L2 slice read hits per read",
-        [&slice] {
-          const l2::L2Stats& s = slice.stats();
-          return double(s.read_hits) / double(s.read_hits + s.read_misses);
-        }));
-  }
-  if (hierarchy_->through_l2()) add_rop_stats();
   SC_HAS_PROCESS(MemorySystem);
   SC_METHOD(run);
   sensitive << wake_;
@@ -103,36 +77,6 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
 }
 
 MemorySystem::~MemorySystem() = default;
-
-// The ROPs' atomics, summed over the partitions: in all and per operation.
-void MemorySystem::add_rop_stats() {
-  const MemoryHierarchy& h = *hierarchy_;
-  auto sum = [&h](auto field) {
-    return [&h, field] {
-      uint64_t n = 0;
-      for (uint32_t p = 0; p < h.partitions(); ++p) n += field(h.rop(p).stats());
-      return double(n);
-    };
-  };
-  using R = const mempart::RopStats&;
-  derived_.push_back(std::make_unique<Formula>(stats_, "rop_operations", "sectors",
-                                               "atomic operations the ROPs executed (per sector)",
-                                               sum([](R r) { return r.operations; })));
-  derived_.push_back(
-      std::make_unique<Formula>(stats_, "rop_serialized", "sectors",
-                                "ROP operations that waited for an earlier one to the same sector",
-                                sum([](R r) { return r.serialized; })));
-  for (unsigned k = 0; k < kAtomicOps; ++k) {
-    const std::string op = kAtomicOpNames[k];
-    derived_.push_back(std::make_unique<Formula>(stats_, "rop_" + op + "_operations", "sectors",
-                                                 "ROP operations of atom/red ." + op,
-                                                 sum([k](R r) { return r.operations_of[k]; })));
-    derived_.push_back(std::make_unique<Formula>(
-        stats_, "rop_" + op + "_serialized", "sectors",
-        "ROP operations of ." + op + " that waited for an earlier one to the same sector",
-        sum([k](R r) { return r.serialized_of[k]; })));
-  }
-}
 
 void MemorySystem::end_of_elaboration() {
   if (target.size() != config_.ports) {

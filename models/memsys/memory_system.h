@@ -100,11 +100,9 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // first cycle not before t
   sc_core::sc_time time_of(uint64_t cycle) const;
   void wake_at(uint64_t cycle);
-  void add_rop_stats();
 
   HierarchyConfig config_;
   uint64_t base_, size_;
-  std::unique_ptr<MemoryHierarchy> hierarchy_;
   std::vector<Port> ports_;
   IndexBits queued_;  // ports with requests in their queue: what run() offers
   std::vector<InFlight> in_flight_;
@@ -126,8 +124,8 @@ class MemorySystem : public sc_core::sc_module {
   Scalar latency_sum_ns_{stats_, "latency_sum_ns", "ns",
                          "approximately timed accesses: sum of (BEGIN_RESP - BEGIN_REQ)"};
   Formula latency_avg_ns_;
-  std::vector<std::unique_ptr<Formula>> derived_;  // per-part figures from the hierarchy
-  std::vector<uint64_t> arrival_ps_;               // per slot: when its BEGIN_REQ arrived
+  std::unique_ptr<MemoryHierarchy> hierarchy_;  // after stats_: its statistics go there
+  std::vector<uint64_t> arrival_ps_;            // per slot: when its BEGIN_REQ arrived
 };
 
 }  // namespace gpusoc::memsys

@@ -58,13 +58,11 @@ struct Crossbar::Impl {
     mutable uint64_t charge_from = 0;       // settle()'s first uncharged cycle
     uint32_t oldest = kNil, newest = kNil;  // its packets, in arrival order
     uint32_t free_count = 0;                // free slots (free_slots)
-    mutable CrossbarPortStats stats;        // waiting cycles settled lazily
   };
   struct OutputPort {
     uint64_t free_at = 0;
     uint32_t head = 0, count = 0;  // its ring of arrivals
     uint32_t requesters = 0;       // inputs with a request for it
-    CrossbarPortStats stats;
   };
   // A list of port indices with O(1) insertion and removal (order is not kept).
   struct PortSet {
@@ -83,9 +81,10 @@ struct Crossbar::Impl {
     }
   };
 
-  Impl(const CrossbarConfig& c, uint32_t in, uint32_t out, bool request, const std::string& p,
-       std::vector<uint64_t>& front)
-      : front_ready(front),
+  Impl(const CrossbarConfig& c, uint32_t in, uint32_t out, bool request, StatGroup& stats_parent,
+       const std::string& p, std::vector<uint64_t>& front)
+      : stats(stats_parent, request ? "requests" : "replies", in, out),
+        front_ready(front),
         config(c),
         inputs(in),
         outputs(out),
@@ -105,6 +104,7 @@ struct Crossbar::Impl {
         arrivals(size_t(out) * c.output_buffer),
         out_ports(out) {
     for (InputPort& port : in_ports) port.free_count = c.input_buffer;
+    stats.set_refresh([this] { settle_all(); });
     for (size_t s = 0; s < free_slots.size(); ++s) free_slots[s] = uint32_t(s);
     deliveries.resize(arrivals.size());  // a delivery holds its arrival's slot
     delivered.reserve(arrivals.size());
@@ -198,11 +198,10 @@ struct Crossbar::Impl {
     tail -= tail >= config.output_buffer ? config.output_buffer : 0;
     arrivals[size_t(o) * config.output_buffer + tail] = {s.packet, ready};
     add_delivery({ready, o, s.bytes});
-    CrossbarPortStats& in = in_ports[i].stats;
-    ++in.packets;
-    in.bytes += s.bytes;
-    in.busy_cycles += s.cycles;
-    out_ports[o].stats.busy_cycles += s.cycles;
+    ++stats.packets[i];
+    stats.bytes[i] += s.bytes;
+    stats.busy_cycles[i] += s.cycles;
+    stats.output_busy_cycles[o] += s.cycles;
 
     (s.older == kNil ? in_ports[i].oldest : slots[s.older].newer) = s.newer;
     (s.newer == kNil ? in_ports[i].newest : slots[s.newer].older) = s.older;
@@ -232,9 +231,8 @@ struct Crossbar::Impl {
       const uint64_t start = std::max(eligible(i, slot), in_ports[i].charge_from);
       const uint64_t waited = start > to ? 0 : to - start + 1;
       const bool blocked = full(slots[slot].output);
-      CrossbarPortStats& in = in_ports[i].stats;
-      in.blocked_cycles += blocked ? waited : 0;
-      in.conflict_cycles += blocked ? 0 : waited;
+      stats.blocked_cycles[i] += blocked ? waited : 0;
+      stats.conflict_cycles[i] += blocked ? 0 : waited;
     }
     in_ports[i].charge_from = std::max(in_ports[i].charge_from, to + 1);
   }
@@ -279,9 +277,8 @@ struct Crossbar::Impl {
     now = until + 1;
     while (delivery_count != 0 && deliveries[delivery_head].cycle <= until) {
       const Delivery& d = deliveries[delivery_head];
-      CrossbarPortStats& out = out_ports[d.output].stats;
-      ++out.packets;
-      out.bytes += d.bytes;
+      ++stats.delivered_packets[d.output];
+      stats.delivered_bytes[d.output] += d.bytes;
       delivered.push_back(d.output);
       delivery_head = delivery_head + 1 == deliveries.size() ? 0 : delivery_head + 1;
       --delivery_count;
@@ -302,6 +299,7 @@ struct Crossbar::Impl {
     if (o >= outputs) throw no_such_output(o);
   }
 
+  mutable CrossbarStats stats;         // waiting cycles are charged lazily (settle)
   std::vector<uint64_t>& front_ready;  // Crossbar::front_ready_, kept here
   const CrossbarConfig config;
   const uint32_t inputs, outputs;
@@ -349,18 +347,38 @@ struct Crossbar::Impl {
   std::vector<CrossbarRequest> requests, granted;  // per-cycle scratch
   uint64_t now = 0;                                // the first cycle not yet advanced through
   uint64_t next_grant = kNever;
-  // The ports' statistics gathered for input_stats() and output_stats().
-  mutable std::vector<CrossbarPortStats> input_stats_view, output_stats_view;
 };
 
+CrossbarStats::CrossbarStats(StatGroup& parent, std::string name, uint32_t inputs,
+                             uint32_t outputs)
+    : StatGroup(parent, std::move(name)),
+      packets(*this, "packets", "packets", "packets granted, per input", inputs),
+      bytes(*this, "bytes", "bytes", "wire bytes granted, per input", inputs),
+      busy_cycles(*this, "busy_cycles", "cycles", "cycles each input transmitted", inputs),
+      conflict_cycles(*this, "conflict_cycles", "cycles",
+                      "cycles each input's oldest packet waited while its output served another "
+                      "input",
+                      inputs),
+      blocked_cycles(*this, "blocked_cycles", "cycles",
+                     "cycles each input's oldest packet waited because its output's buffer was "
+                     "full (backpressure)",
+                     inputs),
+      delivered_packets(*this, "delivered_packets", "packets", "packets delivered, per output",
+                        outputs),
+      delivered_bytes(*this, "delivered_bytes", "bytes", "wire bytes delivered, per output",
+                      outputs),
+      output_busy_cycles(*this, "output_busy_cycles", "cycles", "cycles each output received",
+                         outputs) {}
+
 Crossbar::Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs,
-                   bool request_direction, const std::string& prefix) {
+                   bool request_direction, StatGroup& stats_parent, const std::string& prefix) {
   if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
   if (inputs == 0 || outputs == 0) {
     throw ModelError(prefix, "a crossbar needs at least one input and one output");
   }
   front_ready_.assign(outputs, kNever);
-  impl_ = std::make_unique<Impl>(config, inputs, outputs, request_direction, prefix, front_ready_);
+  impl_ = std::make_unique<Impl>(config, inputs, outputs, request_direction, stats_parent, prefix,
+                                 front_ready_);
 }
 
 Crossbar::~Crossbar() = default;
@@ -428,24 +446,12 @@ const std::vector<uint32_t>& Crossbar::delivered() const {
 uint32_t Crossbar::wire_bytes(const MemPacket& packet) const {
   return impl_->wire_bytes(packet);
 }
-// The ports' statistics, gathered from their port structs into `view`.
-template <typename Port>
-static const std::vector<CrossbarPortStats>& gather_stats(const std::vector<Port>& ports,
-                                                          std::vector<CrossbarPortStats>& view) {
-  view.clear();
-  for (const Port& port : ports) view.push_back(port.stats);
-  return view;
-}
-
-const std::vector<CrossbarPortStats>& Crossbar::input_stats() const {
+const CrossbarStats& Crossbar::stats() const {
   impl_->settle_all();
-  return gather_stats(impl_->in_ports, impl_->input_stats_view);
+  return impl_->stats;
 }
 uint64_t Crossbar::granted(uint32_t input) const {
-  return impl_->in_ports[input].stats.packets;
-}
-const std::vector<CrossbarPortStats>& Crossbar::output_stats() const {
-  return gather_stats(impl_->out_ports, impl_->output_stats_view);
+  return impl_->stats.packets[input];
 }
 
 }  // namespace gpusoc::xbar

@@ -29,7 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "models/common/counter_vector.h"
 #include "models/common/mem_packet.h"
+#include "models/common/stat_group.h"
 
 namespace gpusoc::xbar {
 
@@ -79,16 +81,20 @@ std::unique_ptr<CrossbarArbiter> make_crossbar_arbiter(const CrossbarConfig& con
                                                        uint32_t inputs, uint32_t outputs);
 const std::vector<std::string>& crossbar_arbiter_names();
 
-/// Per-port statistics of one network.
-struct CrossbarPortStats {
-  uint64_t packets = 0;          // granted (inputs) or delivered (outputs)
-  uint64_t bytes = 0;            // wire bytes
-  uint64_t busy_cycles = 0;      // cycles the port was transmitting (counted at the grant)
-  uint64_t conflict_cycles = 0;  // inputs: cycles the head packet waited while its output was
-                                 // granted to another input or still transmitting (the head:
-                                 // the input's oldest packet; its input idle, its output not full)
-  uint64_t blocked_cycles = 0;   // inputs: cycles the head packet waited because its output's
-                                 // buffer was full (backpressure from the receiver)
+/// One network's statistics, per port: inputs' grants and waits, outputs' deliveries.
+struct CrossbarStats : StatGroup {
+  CrossbarStats(StatGroup& parent, std::string name, uint32_t inputs, uint32_t outputs);
+  CounterVector packets;          // per input: granted
+  CounterVector bytes;            // per input: wire bytes granted
+  CounterVector busy_cycles;      // per input: cycles transmitting (counted at the grant)
+  CounterVector conflict_cycles;  // per input: the head packet (the input's oldest) waited while
+                                  // its output was granted to another input or still
+                                  // transmitting (its input idle, its output not full)
+  CounterVector blocked_cycles;   // per input: the head packet waited because its output's
+                                  // buffer was full (backpressure from the receiver)
+  CounterVector delivered_packets;     // per output
+  CounterVector delivered_bytes;       // per output: wire bytes
+  CounterVector output_busy_cycles;    // per output: cycles receiving (counted at the grant)
 };
 
 class Crossbar {
@@ -96,8 +102,9 @@ class Crossbar {
   static constexpr uint64_t kNever = ~uint64_t(0);
   /// `request_direction`: whether packets carry their request data (writes, atomics) or their
   /// reply data (reads, atomics) on the wire. ConfigError naming `prefix`.key on a bad config.
+  /// Statistics go in `stats_parent`.requests or .replies, by direction.
   Crossbar(const CrossbarConfig& config, uint32_t inputs, uint32_t outputs, bool request_direction,
-           const std::string& prefix = "xbar");
+           StatGroup& stats_parent, const std::string& prefix = "xbar");
   ~Crossbar();
   Crossbar(const Crossbar&) = delete;  // its state refers to front_ready_
   Crossbar& operator=(const Crossbar&) = delete;
@@ -123,10 +130,10 @@ class Crossbar {
   const std::vector<uint32_t>& delivered() const;
 
   uint32_t wire_bytes(const MemPacket& packet) const;
-  const std::vector<CrossbarPortStats>& input_stats() const;
-  /// input_stats()[input].packets, without bringing the waiting cycles up to date first.
+  /// Brings the waiting cycles up to date first (they are charged when a wait ends).
+  const CrossbarStats& stats() const;
+  /// stats().packets[input], without bringing the waiting cycles up to date.
   uint64_t granted(uint32_t input) const;
-  const std::vector<CrossbarPortStats>& output_stats() const;
 
  private:
   [[noreturn]] void no_output(uint32_t output) const;

@@ -26,7 +26,8 @@ double thread_cpu_s() {
 
 Figures run_controller(const std::string& preset, bool random) {
   const mempart::DramTiming& t = mempart::dram_preset(preset);
-  mempart::MemoryController mc(t, mempart::ControllerConfig{});
+  StatGroup stats;
+  mempart::MemoryController mc(t, mempart::ControllerConfig{}, stats, "controller");
   std::mt19937_64 rng(1);
   const uint32_t bursts_per_row = t.columns / t.burst_length;
   std::vector<mempart::MemCompletion> done;

@@ -27,7 +27,8 @@ Figures run_memtrace(const char* pattern, bool through_l2) {
   p.pattern = pattern;
   p.requests = 1000000;
   const auto t0 = std::chrono::steady_clock::now();
-  memsys::MemoryHierarchy hierarchy(h);
+  StatGroup stats;
+  memsys::MemoryHierarchy hierarchy(h, stats);
   memsys::TraceDriver driver(hierarchy, memory.ports, h.fixed_latency_ns);
   const memsys::TraceRunResult r = driver.run(*memsys::pattern_source(p));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

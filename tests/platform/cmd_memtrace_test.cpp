@@ -66,7 +66,27 @@ TEST_F(MemtraceTest, StreamReachesNinetyPercentOfThePeakIntoThePartitions) {
   EXPECT_GT(r["row_hit_rate"].get<double>(), 0.9);
   for (const char* key : {"avg", "p50", "p99"}) EXPECT_GT(r["latency_ns"][key].get<double>(), 0);
   EXPECT_LE(r["latency_ns"]["p50"].get<double>(), r["latency_ns"]["p99"].get<double>());
-  EXPECT_EQ(r["partitions"].size(), 6u);
+  // Each of the six partitions has its statistics, and its channels' controllers theirs, summed
+  // in the totals.
+  EXPECT_EQ(r["partition_utilization"].size(), 6u);
+  const nlohmann::json& stats = r["stats"];
+  EXPECT_FALSE(stats.contains("partition6"));
+  EXPECT_FALSE(stats.contains("xbar")) << "partition mode has no crossbar";
+  uint64_t reads = 0, activates = 0;
+  for (int p = 0; p < 6; ++p) {
+    const nlohmann::json& part = stats["partition" + std::to_string(p)];
+    EXPECT_EQ(part["packets"], part["read_packets"]);
+    for (const auto& [name, channel] : part.items()) {
+      if (name.rfind("channel", 0) != 0) continue;
+      reads += channel["reads"].get<uint64_t>();
+      activates += channel["activates"].get<uint64_t>();
+      EXPECT_EQ(channel["bank_columns"]["total"], channel["reads"]);
+    }
+  }
+  EXPECT_EQ(reads * 32, 100000u * 128) << "every 128-byte request is four 32-byte bursts";
+  EXPECT_EQ(stats["dram_reads"], reads);
+  EXPECT_EQ(stats["dram_activates"], activates);
+  EXPECT_GT(activates, 0u);
 }
 
 // An offered load far below the peak (4 GB/s of the 8800 GTX's 86.4) is delivered in full: the

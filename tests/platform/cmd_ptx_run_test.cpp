@@ -158,6 +158,45 @@ TEST_F(CommandsTest, RunVerifiesAndWritesIdenticalStatisticsEachTime) {
   EXPECT_EQ(stats, read_json(second));
 }
 
+// The memory side's blocks publish their counts in the run's statistics: a cycle-level vecadd of
+// N floats on small.json (two partitions of two GDDR3 channels, 32-byte bursts, a pass-through
+// L2) reads 2 x 4N bytes and writes 4N, each warp's access one 128-byte line.
+TEST_F(CommandsTest, RunStatisticsHoldTheCrossbarPartitionsAndControllersCounts) {
+  constexpr uint64_t kN = 65536, kBurst = 32;
+  const std::string file = dir.file("vecadd.json");
+  const Outcome o = gpusoc("run vecadd --config " + kConfigs +
+                           "/small.json --set sm.model=cycle --stats-out " + file +
+                           " -- --size " + std::to_string(kN));
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json stats = read_json(file);
+  const nlohmann::json& m = stats["gpu"]["memory_system"];
+  const auto value = [](const nlohmann::json& stat) { return stat["value"].get<uint64_t>(); };
+  EXPECT_EQ(value(m["dram_reads"]), 2 * kN * 4 / kBurst);
+  // Writes are posted: a few may still wait below a controller's drain watermark at the end.
+  EXPECT_LE(value(m["dram_writes"]), kN * 4 / kBurst);
+  EXPECT_GE(value(m["dram_writes"]), kN * 4 / kBurst - 2 * 2 * 24);
+  EXPECT_EQ(value(m["requests"]), 3 * kN / 32);
+  EXPECT_EQ(m["xbar"]["requests"]["packets"]["value"]["total"], value(m["requests"]));
+  EXPECT_EQ(m["xbar"]["replies"]["delivered_packets"]["value"]["total"], value(m["requests"]));
+  uint64_t reads = 0, activates = 0, turnarounds = 0;
+  for (const char* part : {"partition0", "partition1"}) {
+    for (const char* channel : {"channel0", "channel1"}) {
+      const nlohmann::json& c = m[part][channel];
+      reads += value(c["reads"]);
+      activates += value(c["activates"]);
+      turnarounds += value(c["read_write_turnarounds"]);
+      EXPECT_EQ(c["activates"]["unit"], "commands");
+    }
+    EXPECT_EQ(value(m[part]["l2"]["read_misses"]), value(m[part]["read_packets"]));
+    EXPECT_TRUE(m[part]["l2"].contains("mshr_stall_cycles"));
+  }
+  EXPECT_EQ(reads, value(m["dram_reads"]));
+  EXPECT_EQ(activates, value(m["dram_activates"]));
+  EXPECT_EQ(turnarounds, value(m["dram_read_write_turnarounds"]));
+  EXPECT_GT(activates, 0u);
+  EXPECT_GT(turnarounds, 0u) << "reads and writes share the channels";
+}
+
 TEST_F(CommandsTest, RunRejectsUnknownAppsAndBadSizes) {
   Outcome r = gpusoc("run no_such_app");
   EXPECT_EQ(r.status, 2);

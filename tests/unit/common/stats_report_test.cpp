@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/common/counter_vector.h"
 #include "models/common/error.h"
 #include "models/common/histogram.h"
 #include "models/common/stat.h"
@@ -163,6 +164,55 @@ TEST_F(StatsReportTest, FileFormatFollowsTheExtension) {
   EXPECT_FALSE(stats_format_of("stats.xml").has_value());
   EXPECT_THROW(write_stats_file(root, dir.file("stats.xml")), Error);
   EXPECT_THROW(write_stats_file(root, dir.file("missing/dir/stats.json")), Error);
+}
+
+TEST_F(StatsReportTest, VectorsDumpTheirTotalAndEachElementByLabel) {
+  StatGroup top;
+  StatGroup rop(top, "rop");
+  CounterVector ops(rop, "operations", "sectors", "per op", {"add", "cas"});
+  ops[0] += 3;
+  ++ops[1];
+  EXPECT_EQ(stats_to_json(top).dump(),
+            R"({"rop":{"operations":{"value":{"total":4,"add":3,"cas":1},"unit":"sectors",)"
+            R"("description":"per op"}}})");
+  EXPECT_EQ(stats_to_csv(top),
+            "name,value,unit,description\n"
+            "rop.operations.total,4,sectors,per op\n"
+            "rop.operations.add,3,sectors,per op\n"
+            "rop.operations.cas,1,sectors,per op\n");
+  EXPECT_NE(stats_summary(top).find("total=4 (2 elements)"), std::string::npos);
+  EXPECT_EQ(stats_values_json(top).dump(), R"({"rop":{"operations":{"total":4,"add":3,"cas":1}}})");
+}
+
+TEST_F(StatsReportTest, EveryFormatRefreshesAGroupBeforeReadingIt) {
+  // A lazily counting block (the crossbar) settles its counts in the group's refresh hook.
+  StatGroup top;
+  StatGroup lazy(top, "lazy");
+  Counter waited(lazy, "waited", "cycles", "");
+  uint64_t pending = 5;
+  lazy.set_refresh([&] {
+    waited += pending;
+    pending = 0;
+  });
+  EXPECT_EQ(stats_to_json(top)["lazy"]["waited"]["value"], 5);
+  pending = 2;
+  EXPECT_NE(stats_to_csv(top).find("lazy.waited,7,"), std::string::npos);
+  pending = 1;
+  EXPECT_NE(stats_summary(top).find("8"), std::string::npos);
+  EXPECT_EQ(waited.value(), 8u);
+}
+
+TEST(CounterVectorTest, ElementsCountApartAndLabelsDefaultToIndices) {
+  StatGroup root;
+  CounterVector banks(root, "activates", "commands", "", 3);
+  ++banks[2];
+  banks[0] += 4;
+  EXPECT_EQ(banks.size(), 3u);
+  EXPECT_EQ(banks.total(), 5u);
+  EXPECT_EQ(banks.labels(), (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_EQ(banks.to_json().dump(), R"({"total":5,"0":4,"1":0,"2":1})");
+  EXPECT_THROW(CounterVector(root, "bad", "", "", {"total"}), std::invalid_argument);
+  EXPECT_THROW(CounterVector(root, "bad2", "", "", {"a.b"}), std::invalid_argument);
 }
 
 }  // namespace

@@ -46,6 +46,17 @@ TEST(StatsTest, FormulaIsComputedWhenRead) {
   EXPECT_EQ(miss_rate.to_json(), 0.25);
 }
 
+TEST(StatsTest, TotalSumsCountsWhenReadAndDumpsAnInteger) {
+  StatGroup root;
+  Counter a{root, "a", "bursts", ""};
+  Counter b{root, "b", "bursts", ""};
+  Total sum{root, "sum", "bursts", "", [&] { return a.value() + b.value(); }};
+  a += 2;
+  b += 3;
+  EXPECT_EQ(sum.value(), 5u);
+  EXPECT_EQ(sum.to_json().dump(), "5") << "a count, not 5.0";
+}
+
 TEST(StatsTest, HistogramBucketsCountsAndExtremes) {
   StatGroup root;
   Histogram latency{root, "latency", "cycles", "", 0, 10, 3};

@@ -47,7 +47,7 @@ struct Logged {
 class Harness {
  public:
   explicit Harness(const L2Config& config, const mempart::RopConfig& rop = {})
-      : rop_(rop), slice(config, rop_) {}
+      : rop_(rop, stats_), slice(config, rop_, stats_) {}
 
   void accept(const MemPacket& p, uint64_t cycle) { slice.accept(p, cycle); }
 
@@ -86,7 +86,10 @@ class Harness {
 
   const mempart::Rop& rop() const { return rop_; }
 
+  const StatGroup& stats() const { return stats_; }
+
  private:
+  StatGroup stats_;  // the ROP's and the slice's statistics
   mempart::Rop rop_;
 
  public:

@@ -24,8 +24,8 @@ TEST(L2Miss, AMissFetchesItsSectorsAndRepliesHitLatencyAfterTheFill) {
   ASSERT_EQ(h.replies.size(), 1u);
   EXPECT_EQ(h.replies[0].cycle, 50u);
   EXPECT_EQ(h.replies[0].packet.id, 1u);
-  EXPECT_EQ(h.slice.stats().fills, 1u);
-  EXPECT_EQ(h.slice.stats().fill_sectors, 2u);
+  EXPECT_EQ(h.slice.stats().fills.value(), 1u);
+  EXPECT_EQ(h.slice.stats().fill_sectors.value(), 2u);
 }
 
 TEST(L2Miss, APartialHitIsAMissThatFetchesOnlyTheMissingSectors) {
@@ -43,12 +43,12 @@ TEST(L2Miss, APartialHitIsAMissThatFetchesOnlyTheMissingSectors) {
   h.run_until(200);
   ASSERT_EQ(h.replies.size(), 2u);
   EXPECT_EQ(h.replies[1].cycle, 90u);
-  EXPECT_EQ(h.slice.stats().read_misses, 2u);
-  EXPECT_EQ(h.slice.stats().read_hits, 0u);
+  EXPECT_EQ(h.slice.stats().read_misses.value(), 2u);
+  EXPECT_EQ(h.slice.stats().read_hits.value(), 0u);
   h.accept(packet(3, 0x2000, 0xF), 200);  // now all there
   h.run_until(300);
   EXPECT_EQ(h.replies.back().cycle, 210u);
-  EXPECT_EQ(h.slice.stats().read_hits, 1u);
+  EXPECT_EQ(h.slice.stats().read_hits.value(), 1u);
 }
 
 TEST(L2Miss, MergedPacketsShareOneFillAndAFullMergeListStallsTheHead) {
@@ -71,10 +71,10 @@ TEST(L2Miss, MergedPacketsShareOneFillAndAFullMergeListStallsTheHead) {
     EXPECT_EQ(h.replies[i].packet.id, i + 1);
     EXPECT_EQ(h.replies[i].cycle, 40u);
   }
-  EXPECT_EQ(h.slice.stats().mshr_merges, 1u);
-  EXPECT_EQ(h.slice.stats().mshr_stall_cycles, 28u);  // cycles 2 to 30
-  EXPECT_EQ(h.slice.stats().read_hits, 1u);
-  EXPECT_EQ(h.slice.stats().read_misses, 3u);
+  EXPECT_EQ(h.slice.stats().mshr_merges.value(), 1u);
+  EXPECT_EQ(h.slice.stats().mshr_stall_cycles.value(), 28u);  // cycles 2 to 30
+  EXPECT_EQ(h.slice.stats().read_hits.value(), 1u);
+  EXPECT_EQ(h.slice.stats().read_misses.value(), 3u);
 }
 
 TEST(L2Miss, AMergeNeedingOtherSectorsFetchesThemAndWaitsForBothFills) {
@@ -107,7 +107,7 @@ TEST(L2Miss, WithEveryMshrBusyTheHeadWaitsForAFill) {
   h.run_until(25);
   ASSERT_EQ(h.memory.size(), 3u);
   EXPECT_EQ(h.memory[2].cycle, 25u);
-  EXPECT_EQ(h.slice.stats().mshr_stall_cycles, 23u);
+  EXPECT_EQ(h.slice.stats().mshr_stall_cycles.value(), 23u);
 }
 
 TEST(L2Miss, WhenEveryWayOfTheSetIsPendingTheHeadWaits) {
@@ -123,7 +123,7 @@ TEST(L2Miss, WhenEveryWayOfTheSetIsPendingTheHeadWaits) {
   EXPECT_EQ(h.replies[0].packet.id, 1u);
   EXPECT_EQ(h.replies[1].packet.id, 3u);
   EXPECT_EQ(h.replies[1].cycle, 30u);
-  EXPECT_EQ(h.slice.stats().mshr_stall_cycles, 18u);
+  EXPECT_EQ(h.slice.stats().mshr_stall_cycles.value(), 18u);
 }
 
 TEST(L2Miss, AnAtomicMissRunsAtTheRopWhenItsFillLandsAndDirtiesItsSector) {
@@ -134,7 +134,7 @@ TEST(L2Miss, AnAtomicMissRunsAtTheRopWhenItsFillLandsAndDirtiesItsSector) {
   h.run_until(100);
   ASSERT_EQ(h.replies.size(), 1u);
   EXPECT_EQ(h.replies[0].cycle, 48u);
-  EXPECT_EQ(h.slice.stats().atomic_misses, 1u);
+  EXPECT_EQ(h.slice.stats().atomic_misses.value(), 1u);
   h.slice.flush();
   h.run_until(100);
   ASSERT_EQ(h.memory.size(), 2u);
@@ -164,7 +164,7 @@ TEST(L2Miss, AFullReplyQueueStallsLookupsUntilAPop) {
   ASSERT_EQ(h.replies.size(), 2u);
   EXPECT_EQ(h.replies[1].packet.id, 3u);
   EXPECT_EQ(h.replies[1].cycle, 15u);
-  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 12u);
+  EXPECT_EQ(h.slice.stats().queue_stall_cycles.value(), 12u);
 }
 
 // Replies still in the hit pipeline leave the room of those waiting for the network alone: with
@@ -176,7 +176,7 @@ TEST(L2Miss, RepliesInTheHitPipelineDoNotFillTheReplyQueue) {
   h.hold_replies = true;
   for (uint64_t i = 0; i < 4; ++i) h.accept(packet(i + 1, 0x0, 1u << i, MemOp::Write), 0);
   h.run_until(9);  // lookups at 0..3, acks ready at 10..13
-  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 0u);
+  EXPECT_EQ(h.slice.stats().queue_stall_cycles.value(), 0u);
   h.hold_replies = false;
   h.run_until(100);
   ASSERT_EQ(h.replies.size(), 4u);
@@ -221,7 +221,7 @@ TEST(L2Miss, AFullMemoryQueueStallsMissesUntilAPop) {
   h.run_until(20);
   ASSERT_EQ(h.memory.size(), 2u);  // packets 2 and 3
   EXPECT_EQ(h.memory[1].packet.address, 0x100u);
-  EXPECT_EQ(h.slice.stats().queue_stall_cycles, 18u);
+  EXPECT_EQ(h.slice.stats().queue_stall_cycles.value(), 18u);
 }
 
 TEST(L2Miss, AFullInputQueueRefusesPackets) {

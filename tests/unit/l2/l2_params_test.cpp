@@ -96,9 +96,10 @@ TEST(L2Params, EachBadValueNamesItsKey) {
 TEST(L2Params, TheSliceRefusesABadConfigNamingItsOwnPrefix) {
   L2Config c = testing::small_config();
   c.mshrs = 0;
-  mempart::Rop rop({});
+  StatGroup stats;
+  mempart::Rop rop({}, stats);
   try {
-    L2Slice slice(c, rop, "gpu.l2.slice3");
+    L2Slice slice(c, rop, stats, "gpu.l2.slice3");
     FAIL() << "accepted";
   } catch (const ConfigError& e) {
     expect_names(e.what(), "gpu.l2.slice3.mshrs");

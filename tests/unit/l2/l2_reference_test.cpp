@@ -74,7 +74,7 @@ class ReferenceTags {
 };
 
 uint64_t hits(const L2Stats& s) {
-  return s.read_hits + s.write_hits + s.atomic_hits;
+  return s.read_hits.value() + s.write_hits.value() + s.atomic_hits.value();
 }
 
 uint32_t line_mask(const MemPacket& p) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/common/error.h"
+#include "models/common/stats_report.h"
 #include "tests/unit/l2/l2_harness.h"
 
 namespace gpusoc::l2::testing {
@@ -19,11 +20,11 @@ TEST(L2Slice, AReadHitRepliesExactlyHitLatencyAfterItsLookup) {
   EXPECT_EQ(h.replies[1].cycle, 12u);  // lookup 2 + 10
   EXPECT_EQ(h.replies[1].packet.id, 2u);
   EXPECT_TRUE(h.memory.empty());  // write-allocate fetches nothing, the victim was empty
-  EXPECT_EQ(h.slice.stats().write_misses, 1u);
-  EXPECT_EQ(h.slice.stats().read_hits, 1u);
-  EXPECT_EQ(h.slice.stats().read_misses, 0u);
-  EXPECT_EQ(h.slice.stats().bytes_in, 128u);
-  EXPECT_EQ(h.slice.stats().bytes_out, 64u);
+  EXPECT_EQ(h.slice.stats().write_misses.value(), 1u);
+  EXPECT_EQ(h.slice.stats().read_hits.value(), 1u);
+  EXPECT_EQ(h.slice.stats().read_misses.value(), 0u);
+  EXPECT_EQ(h.slice.stats().bytes_in.value(), 128u);
+  EXPECT_EQ(h.slice.stats().bytes_out.value(), 64u);
 }
 
 TEST(L2Slice, IdleSliceHasNoEventAndAnInFlightHitHasItsReplyCycle) {
@@ -82,8 +83,8 @@ TEST(L2Slice, DirtyEvictionWritesBackExactlyTheDirtySectors) {
   EXPECT_EQ(wb2.address, 0x220u);
   EXPECT_EQ(wb2.sector_mask, 0b101u);
   EXPECT_EQ(h.memory[3].cycle, 3u);
-  EXPECT_EQ(h.slice.stats().writebacks, 2u);
-  EXPECT_EQ(h.slice.stats().writeback_sectors, 4u);
+  EXPECT_EQ(h.slice.stats().writebacks.value(), 2u);
+  EXPECT_EQ(h.slice.stats().writeback_sectors.value(), 4u);
   h.slice.memory_reply(wb1.id, 3);  // a write-back's acknowledgement is allowed and ignored
 }
 
@@ -93,8 +94,8 @@ TEST(L2Slice, WriteHitsAPresentLineAndFlushWritesBackEveryDirtyLine) {
   h.accept(packet(2, 0xA0, 0x1, MemOp::Write), 0);   // same line, sector 1: a write hit
   h.accept(packet(3, 0x100, 0x3, MemOp::Write), 0);  // set 2
   h.run_until(50);
-  EXPECT_EQ(h.slice.stats().write_misses, 2u);
-  EXPECT_EQ(h.slice.stats().write_hits, 1u);
+  EXPECT_EQ(h.slice.stats().write_misses.value(), 2u);
+  EXPECT_EQ(h.slice.stats().write_hits.value(), 1u);
   h.slice.flush();
   EXPECT_EQ(h.slice.next_event(), 50u);  // the write-backs are there to take now
   h.run_until(50);
@@ -140,9 +141,9 @@ TEST(L2Slice, AtomicsToOneAddressSerializeAtTheRopAndOthersPipeline) {
     EXPECT_EQ(h.replies[i].packet.id, id[i]);
     EXPECT_EQ(h.replies[i].cycle, ready[i]) << "packet " << id[i];
   }
-  EXPECT_EQ(h.slice.stats().atomic_hits, 4u);
-  EXPECT_EQ(h.rop().stats().serialized, 1u);
-  EXPECT_EQ(h.rop().stats().wait_cycles, 5u);  // packet 5: ready 5, started 10
+  EXPECT_EQ(h.slice.stats().atomic_hits.value(), 4u);
+  EXPECT_EQ(h.rop().stats().serialized.total(), 1u);
+  EXPECT_EQ(h.rop().stats().wait_cycles.total(), 5u);  // packet 5: ready 5, started 10
 }
 
 TEST(L2Slice, AMultiSectorAtomicIsReadyWhenItsLastSectorIsDone) {
@@ -152,7 +153,7 @@ TEST(L2Slice, AMultiSectorAtomicIsReadyWhenItsLastSectorIsDone) {
   h.run_until(100);
   ASSERT_EQ(h.replies.size(), 2u);
   EXPECT_EQ(h.replies[1].cycle, 12u);
-  EXPECT_EQ(h.rop().stats().operations, 3u);
+  EXPECT_EQ(h.rop().stats().operations.total(), 3u);
 }
 
 TEST(L2Slice, TheRopCountsEachOperationAndItsContentionApart) {
@@ -173,19 +174,23 @@ TEST(L2Slice, TheRopCountsEachOperationAndItsContentionApart) {
   h.run_until(100);
   ASSERT_EQ(h.replies.size(), 4u);
   const mempart::RopStats& r = h.rop().stats();
-  EXPECT_EQ(r.operations, 4u);
+  EXPECT_EQ(r.operations.total(), 4u);
   for (unsigned k = 0; k < kAtomicOps; ++k) {
     const uint64_t expected = k == unsigned(AtomicOp::Add)   ? 2
                               : k == unsigned(AtomicOp::Cas) ? 1
                               : k == unsigned(AtomicOp::Xor) ? 1
                                                              : 0;
-    EXPECT_EQ(r.operations_of[k], expected) << kAtomicOpNames[k];
-    EXPECT_EQ(r.serialized_of[k], k == unsigned(AtomicOp::Add) ? 1u : 0u) << kAtomicOpNames[k];
+    EXPECT_EQ(r.operations[k], expected) << kAtomicOpNames[k];
+    EXPECT_EQ(r.serialized[k], k == unsigned(AtomicOp::Add) ? 1u : 0u) << kAtomicOpNames[k];
   }
-  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Cas)], 0u);
-  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Add)], (10u - 3) + (11 - 3));
-  EXPECT_EQ(r.wait_cycles_of[unsigned(AtomicOp::Xor)], 12u - 4);
-  EXPECT_EQ(r.wait_cycles, 15u + 8);
+  EXPECT_EQ(r.wait_cycles[unsigned(AtomicOp::Cas)], 0u);
+  EXPECT_EQ(r.wait_cycles[unsigned(AtomicOp::Add)], (10u - 3) + (11 - 3));
+  EXPECT_EQ(r.wait_cycles[unsigned(AtomicOp::Xor)], 12u - 4);
+  EXPECT_EQ(r.wait_cycles.total(), 15u + 8);
+  // The same counts, under the partition's ROP group, in every statistics dump.
+  const auto dump = stats_values_json(h.stats());
+  EXPECT_EQ(dump["rop"]["operations"]["add"], 2);
+  EXPECT_EQ(dump["rop"]["wait_cycles"]["total"], 23);
 }
 
 // Reads and atomics are answered in memory's order; a write is posted: answered at its lookup,
@@ -220,8 +225,8 @@ TEST(L2Slice, WithoutCachePacketsPassToMemoryUnchangedAndReplyInMemorysOrder) {
   EXPECT_EQ(h.replies[1].cycle, 30u);
   EXPECT_EQ(h.replies[2].packet.id, 13u);
   EXPECT_EQ(h.replies[2].cycle, 33u);
-  EXPECT_EQ(h.slice.stats().read_misses, 1u);
-  EXPECT_EQ(h.slice.stats().fills, 0u);
+  EXPECT_EQ(h.slice.stats().read_misses.value(), 1u);
+  EXPECT_EQ(h.slice.stats().fills.value(), 0u);
 }
 
 TEST(L2Slice, APacketCrossingALineIsAModelError) {

@@ -13,7 +13,7 @@ namespace gpusoc::mempart {
 
 struct ControllerHarness {
   ControllerHarness(const DramTiming& t, const ControllerConfig& config)
-      : timing(t), mc(t, config), checker(t) {
+      : timing(t), mc(t, config, stats, "controller"), checker(t) {
     mc.set_command_observer([this](const DramCommand& c) {
       checker.check(c);
       commands.push_back(c);
@@ -62,6 +62,7 @@ struct ControllerHarness {
   }
 
   DramTiming timing;
+  StatGroup stats;  // before the controller: its statistics go here
   MemoryController mc;
   DramTimingChecker checker;
   std::vector<DramCommand> commands;

@@ -48,12 +48,13 @@ TEST(DramCalibration, SequentialReadStreamReachesNinetyPercentOfPeakDdr4EightyFi
       return p;
     });
     h.expect_no_violations();
-    EXPECT_EQ(h.partition.stats().bursts, lines * 128 / t.burst_bytes());
+    EXPECT_EQ(h.partition.stats().bursts.value(), lines * 128 / t.burst_bytes());
     // Refresh is part of it: every channel kept up with tREFI over many intervals.
     const uint64_t interval = t.tRFCpb > 0 ? t.tREFI / t.banks() : t.tREFI;
     ASSERT_GE(end / t.tREFI, 10u);
     for (uint32_t c = 0; c < channels; ++c) {
-      EXPECT_NEAR(double(h.partition.controller(c).stats().refreshes), double(end / interval), 1.0);
+      EXPECT_NEAR(double(h.partition.controller(c).stats().refreshes.value()),
+                  double(end / interval), 1.0);
     }
     // Data cycles over the cycles every channel had: the fraction of peak bandwidth.
     const double efficiency = double(h.sum(&ControllerStats::data_cycles)) / double(channels * end);
@@ -148,7 +149,7 @@ TEST(DramCalibration, AlternatingReadsAndWritesCostTheTurnaroundGapsPerPair) {
     // Each pair after the first costs both gaps, the bus idle for all but two bursts of them.
     const uint64_t span = columns.back().cycle - columns[1].cycle;
     EXPECT_EQ(span, (pairs - 1) * (rd_to_wr + wr_to_rd));
-    EXPECT_EQ(h.partition.controller(0).stats().read_write_turnarounds, 2 * pairs - 1);
+    EXPECT_EQ(h.partition.controller(0).stats().read_write_turnarounds.value(), 2 * pairs - 1);
     std::printf("[calibration] %-5s read/write pair: %llu + %llu = %llu tCK (two bursts: %u)\n",
                 preset.c_str(), (unsigned long long)rd_to_wr, (unsigned long long)wr_to_rd,
                 (unsigned long long)(rd_to_wr + wr_to_rd), 2 * t.burst_cycles());
@@ -178,7 +179,7 @@ TEST(DramCalibration, WriteDrainBatchingTurnsTheBusTwicePerDrain) {
         return p;
       });
       h.expect_no_violations();
-      turnarounds[batched] = h.partition.controller(0).stats().read_write_turnarounds;
+      turnarounds[batched] = h.partition.controller(0).stats().read_write_turnarounds.value();
       // The write runs of the command trace: batched, every drain but the last is at least
       // write_high - write_low writes long (more when writes keep arriving during it).
       std::vector<uint64_t> runs;

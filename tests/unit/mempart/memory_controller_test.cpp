@@ -57,14 +57,14 @@ TEST(MemoryController, IdleReadTakesTrcdClBurstAndEachEventIsOneStep) {
     }
     ASSERT_EQ(h.done.size(), 1u);
     EXPECT_EQ(h.done[0].cycle, data);
-    EXPECT_EQ(h.mc.stats().total_read_latency, data);
+    EXPECT_EQ(h.mc.stats().read_latency_cycles.value(), data);
     const std::vector<Cmd> want{{K::Activate, 0, 0, 0},
                                 {K::Read, 0, 0, t.tRCD},
                                 {K::PrechargeAll, 0, 0, t.tREFI},
                                 {K::Refresh, 0, 0, t.tREFI + t.tRP},
                                 {K::Refresh, 0, 0, 2 * t.tREFI}};
     EXPECT_EQ(cmds(h), want);
-    EXPECT_EQ(h.mc.stats().refreshes, 2u);
+    EXPECT_EQ(h.mc.stats().refreshes.value(), 2u);
     h.expect_no_violations();
   }
 }
@@ -100,9 +100,9 @@ TEST(MemoryController, FrFcfsServesRowHitsFirstFcfsServesInOrder) {
   config.scheduler = "fcfs";
   ControllerHarness fcfs(dram_preset("GDDR5"), config);
   interleave_two_rows(fcfs);
-  EXPECT_EQ(fcfs.mc.stats().row_hits, 0u);
-  EXPECT_EQ(fcfs.mc.stats().row_misses, 1u);  // the first ACT
-  EXPECT_EQ(fcfs.mc.stats().row_conflicts, 31u);
+  EXPECT_EQ(fcfs.mc.stats().row_hits.value(), 0u);
+  EXPECT_EQ(fcfs.mc.stats().row_misses.value(), 1u);  // the first ACT
+  EXPECT_EQ(fcfs.mc.stats().row_conflicts.value(), 31u);
   std::vector<uint64_t> in_order(32);
   for (uint64_t i = 0; i < 32; ++i) in_order[i] = i;
   EXPECT_EQ(completion_ids(fcfs), in_order);
@@ -110,9 +110,9 @@ TEST(MemoryController, FrFcfsServesRowHitsFirstFcfsServesInOrder) {
   config.scheduler = "frfcfs";  // cap 16: B0 is passed over 15 times only
   ControllerHarness fr(dram_preset("GDDR5"), config);
   interleave_two_rows(fr);
-  EXPECT_EQ(fr.mc.stats().row_hits, 30u);
-  EXPECT_EQ(fr.mc.stats().row_misses, 1u);
-  EXPECT_EQ(fr.mc.stats().row_conflicts, 1u);
+  EXPECT_EQ(fr.mc.stats().row_hits.value(), 30u);
+  EXPECT_EQ(fr.mc.stats().row_misses.value(), 1u);
+  EXPECT_EQ(fr.mc.stats().row_conflicts.value(), 1u);
   std::vector<uint64_t> rows_in_turn;
   for (uint64_t i = 0; i < 32; i += 2) rows_in_turn.push_back(i);  // row 10: even ids
   for (uint64_t i = 1; i < 32; i += 2) rows_in_turn.push_back(i);
@@ -139,7 +139,7 @@ TEST(MemoryController, StarvationCapServesAnOldRowMissAfterExactlyCapBypasses) {
     }
     if (cap >= 10) want.push_back(1);
     EXPECT_EQ(completion_ids(h), want);
-    EXPECT_EQ(h.mc.stats().row_conflicts, cap >= 10 ? 1u : 2u);  // B0, and A5 after it
+    EXPECT_EQ(h.mc.stats().row_conflicts.value(), cap >= 10 ? 1u : 2u);  // B0, and A5 after it
   }
 }
 
@@ -162,7 +162,7 @@ std::string drain_pattern(uint32_t reads, uint32_t writes) {
     last = c, ++n;
   }
   runs += (runs.empty() ? "" : " ") + std::to_string(n) + last;
-  EXPECT_EQ(h.mc.stats().read_write_turnarounds,
+  EXPECT_EQ(h.mc.stats().read_write_turnarounds.value(),
             uint64_t(std::count(runs.begin(), runs.end(), ' ')));
   return runs;
 }
@@ -197,7 +197,7 @@ TEST(MemoryController, ClosedPageAutoPrechargesAfterTheLastQueuedHitOpenPageKeep
     for (auto [bg, bank] : {std::pair{0u, 0u}, {1u, 0u}, {0u, 1u}}) {
       EXPECT_EQ(h.mc.channel().is_open(0, bg, bank), !closed) << bg << "/" << bank;
     }
-    EXPECT_EQ(h.mc.stats().precharges, closed ? 3u : 0u);
+    EXPECT_EQ(h.mc.stats().precharges.value(), closed ? 3u : 0u);
   }
 }
 
@@ -239,7 +239,8 @@ TEST(MemoryController, ProblemsNameTheKey) {
   ControllerConfig pb;
   pb.per_bank_refresh = true;
   try {
-    MemoryController mc(dram_preset("GDDR5"), pb, "memory.mc");
+    StatGroup stats;
+    MemoryController mc(dram_preset("GDDR5"), pb, stats, "mc", "memory.mc");
     FAIL() << "GDDR5 has no per-bank refresh";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()), "memory.mc.per_bank_refresh: " + dram_preset("GDDR5").name +
@@ -247,7 +248,8 @@ TEST(MemoryController, ProblemsNameTheKey) {
   }
   ControllerConfig bad;
   bad.scheduler = "x";
-  EXPECT_THROW(MemoryController(dram_preset("GDDR5"), bad), ConfigError);
+  StatGroup stats;
+  EXPECT_THROW(MemoryController(dram_preset("GDDR5"), bad, stats, "mc"), ConfigError);
   EXPECT_THROW(make_dram_scheduler("x", 4), ConfigError);
   EXPECT_STREQ(make_dram_scheduler("fcfs", 4)->name(), "fcfs");
   // Planning packs a bank's index into its candidates' keys: at most 65536 banks per channel.
@@ -257,7 +259,7 @@ TEST(MemoryController, ProblemsNameTheKey) {
   huge.banks_per_group = 32;
   ASSERT_EQ(huge.problem(), "");
   try {
-    MemoryController mc(huge, ControllerConfig{}, "memory.mc");
+    MemoryController mc(huge, ControllerConfig{}, stats, "mc", "memory.mc");
     FAIL() << "131072 banks accepted";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()), "memory.mc: " + huge.name +

@@ -57,13 +57,13 @@ void run_random(const std::string& preset, const std::string& scheduler, const s
   EXPECT_EQ(completions.size(), requests);
   for (const auto& [id, n] : completions) EXPECT_EQ(n, 1) << "request " << id;
   const ControllerStats& s = h.mc.stats();
-  EXPECT_EQ(s.reads + s.writes, requests);
-  EXPECT_EQ(s.row_hits + s.row_misses + s.row_conflicts, requests);
-  EXPECT_GT(s.row_hits, 0u);
-  EXPECT_GT(s.row_conflicts + s.row_misses, 0u);
-  EXPECT_EQ(s.data_cycles, uint64_t(requests) * burst);
+  EXPECT_EQ(s.reads.value() + s.writes.value(), requests);
+  EXPECT_EQ(s.row_hits.value() + s.row_misses.value() + s.row_conflicts.value(), requests);
+  EXPECT_GT(s.row_hits.value(), 0u);
+  EXPECT_GT(s.row_conflicts.value() + s.row_misses.value(), 0u);
+  EXPECT_EQ(s.data_cycles.value(), uint64_t(requests) * burst);
   const uint64_t interval = per_bank ? t.tREFI / t.banks() : t.tREFI;
-  EXPECT_NEAR(double(s.refreshes), double(h.now / interval), 1.0) << "over " << h.now;
+  EXPECT_NEAR(double(s.refreshes.value()), double(h.now / interval), 1.0) << "over " << h.now;
   EXPECT_GE(h.now / interval, 3u);  // the run spans several refreshes
 }
 
@@ -107,7 +107,7 @@ double stream_efficiency(const std::string& preset, bool per_bank,
   h.run_until_done(requests);
   h.expect_no_violations();
   EXPECT_EQ(h.done.size(), requests);
-  return double(h.mc.stats().data_cycles) / double(h.done.back().cycle);
+  return double(h.mc.stats().data_cycles.value()) / double(h.done.back().cycle);
 }
 
 // The calibration target. Bank groups need the stream to alternate them burst by burst (tCCD_L

@@ -35,9 +35,9 @@ TEST(MemoryPartition, SectorsSplitIntoTheDevicesBursts) {
     for (auto [mask, want] : {std::pair{0xfu, full}, {0xau, odd}, {0x3u, low_pair}}) {
       h.run(1, [&](uint64_t) { return packet(line, mask); });
       bursts += want;
-      EXPECT_EQ(h.partition.stats().bursts, bursts) << "mask " << mask;
+      EXPECT_EQ(h.partition.stats().bursts.value(), bursts) << "mask " << mask;
     }
-    EXPECT_EQ(h.partition.stats().read_packets, 3u);
+    EXPECT_EQ(h.partition.stats().read_packets.value(), 3u);
     h.expect_no_violations();
   }
 }
@@ -49,9 +49,9 @@ TEST(MemoryPartition, IdleReadIsAnsweredAfterTrcdClAndTheBurst) {
     PartitionHarness h(t, 2, ControllerConfig{});
     const uint64_t end = h.run(1, [&](uint64_t) { return packet(h.address(1, 0, 2, 5, 3), 1); });
     EXPECT_EQ(end, t.tRCD + t.CL + t.burst_cycles());
-    EXPECT_EQ(h.partition.stats().total_read_latency, end);
-    EXPECT_EQ(h.partition.controller(1).stats().reads, 1u);
-    EXPECT_EQ(h.partition.controller(0).stats().reads, 0u);
+    EXPECT_EQ(h.partition.stats().read_latency_cycles.value(), end);
+    EXPECT_EQ(h.partition.controller(1).stats().reads.value(), 1u);
+    EXPECT_EQ(h.partition.controller(0).stats().reads.value(), 0u);
   }
 }
 
@@ -88,17 +88,20 @@ TEST(MemoryPartition, RepliesComeInCompletionOrderAndAFullQueueHoldsPacketsBack)
 TEST(MemoryPartition, PacketOfAnotherPartitionIsAModelError) {
   const auto t = std::make_shared<const DramTiming>(dram_preset("HBM2"));
   const AddressMapping mapping(mapping_from_config(Config{}, *t, 4, 2, 0));
-  MemoryPartition partition(1, mapping, t, ControllerConfig{});
+  StatGroup stats;
+  MemoryPartition partition(1, mapping, t, ControllerConfig{}, stats);
   const uint64_t elsewhere = mapping.address_of(DramLocation{2, 0, 0, 0, 0, 0});
   EXPECT_THROW((void)partition.can_accept(packet(elsewhere, 1)), ModelError);
-  EXPECT_THROW(MemoryPartition(4, mapping, t, ControllerConfig{}), ConfigError);
-  EXPECT_THROW(MemoryPartition(1, mapping, nullptr, ControllerConfig{}), ModelError);
+  StatGroup other;
+  EXPECT_THROW(MemoryPartition(4, mapping, t, ControllerConfig{}, other), ConfigError);
+  EXPECT_THROW(MemoryPartition(1, mapping, nullptr, ControllerConfig{}, other), ModelError);
 }
 
 TEST(MemoryPartition, ItsControllersShareTheTimingItIsGiven) {
   const auto t = std::make_shared<const DramTiming>(dram_preset("HBM2"));
   const AddressMapping mapping(mapping_from_config(Config{}, *t, 4, 2, 0));
-  const MemoryPartition partition(1, mapping, t, ControllerConfig{});
+  StatGroup stats;
+  const MemoryPartition partition(1, mapping, t, ControllerConfig{}, stats);
   ASSERT_EQ(partition.channels(), 2u);
   EXPECT_EQ(&partition.controller(0).channel().timing(), t.get());
   EXPECT_EQ(&partition.controller(1).channel().timing(), t.get());

@@ -20,7 +20,7 @@ struct PartitionHarness {
   PartitionHarness(const DramTiming& t, uint32_t channels, const ControllerConfig& config)
       : timing(t),
         mapping(mapping_from_config(Config{}, t, 1, channels, 0)),
-        partition(0, mapping, std::make_shared<const DramTiming>(t), config),
+        partition(0, mapping, std::make_shared<const DramTiming>(t), config, stats),
         checkers(channels, DramTimingChecker(t)) {
     partition.set_command_observer([this](uint32_t channel, const DramCommand& c) {
       checkers[channel].check(c);
@@ -63,15 +63,16 @@ struct PartitionHarness {
           << c.violations().size() << " violations, first: " << c.violations().front();
     }
   }
-  uint64_t sum(uint64_t ControllerStats::*field) const {
+  uint64_t sum(Counter ControllerStats::*field) const {
     uint64_t total = 0;
     for (uint32_t c = 0; c < partition.channels(); ++c)
-      total += partition.controller(c).stats().*field;
+      total += (partition.controller(c).stats().*field).value();
     return total;
   }
 
   DramTiming timing;
   AddressMapping mapping;
+  StatGroup stats;  // before the partition: its statistics go here
   MemoryPartition partition;
   std::vector<DramTimingChecker> checkers;
   bool keep_commands = false;

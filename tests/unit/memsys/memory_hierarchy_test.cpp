@@ -59,7 +59,8 @@ std::vector<HierarchyCompletion> run(MemoryHierarchy& h) {
 // A second read of the sector offered at 41 (the hierarchy has run through 41, so it enters at
 // 42): in the slice at 44, a hit ready at 54, at its port at 57.
 TEST(MemoryHierarchyTest, MissAndHitTakeTheHandComputedCycles) {
-  MemoryHierarchy h(small_config(true));
+  StatGroup stats;
+  MemoryHierarchy h(small_config(true), stats);
   EXPECT_DOUBLE_EQ(h.cycle_ps(), 1000.0);
   h.offer(0, read(1, 0x0), 0);
   EXPECT_EQ(h.in_flight(), 1u);
@@ -73,13 +74,14 @@ TEST(MemoryHierarchyTest, MissAndHitTakeTheHandComputedCycles) {
   ASSERT_EQ(done.size(), 1u);
   EXPECT_EQ(done[0].cycle, 57u);
   EXPECT_EQ(done[0].packet.source, 1u) << "the reply goes to the port that asked";
-  EXPECT_EQ(h.slice(0).stats().read_hits + h.slice(1).stats().read_hits, 1u);
+  EXPECT_EQ(h.slice(0).stats().read_hits.value() + h.slice(1).stats().read_hits.value(), 1u);
   EXPECT_EQ(h.in_flight(), 0u);
 }
 
 // Partition mode counts DRAM cycles: ACT at 0, RD at 18, the last beat at 18 + 18 + 2 = 38.
 TEST(MemoryHierarchyTest, PartitionModeAnswersAfterActivateReadAndBurst) {
-  MemoryHierarchy h(small_config(false));
+  StatGroup stats;
+  MemoryHierarchy h(small_config(false), stats);
   EXPECT_NEAR(h.cycle_ps(), 1000.0 / 1.5, 1e-9);
   h.offer(0, read(1, 0x0), 0);
   auto done = run(h);
@@ -97,7 +99,8 @@ TEST(MemoryHierarchyTest, EachSliceIndexesItsSetsByThePartitionLocalAddress) {
   c.mapping.xor_hash = false;
   c.l2.size_bytes = 16 * 1024;
   c.l2.ways = 4;
-  MemoryHierarchy h(c);
+  StatGroup stats;
+  MemoryHierarchy h(c, stats);
   const uint64_t lines = 48 * 1024 / 128;
   uint64_t id = 0, cycle = 0;
   for (int pass = 0; pass < 2; ++pass) {
@@ -108,8 +111,8 @@ TEST(MemoryHierarchyTest, EachSliceIndexesItsSetsByThePartitionLocalAddress) {
   }
   uint64_t hits = 0, misses = 0;
   for (uint32_t s = 0; s < 4; ++s) {
-    hits += h.slice(s).stats().read_hits;
-    misses += h.slice(s).stats().read_misses;
+    hits += h.slice(s).stats().read_hits.value();
+    misses += h.slice(s).stats().read_misses.value();
   }
   EXPECT_EQ(misses, lines);
   EXPECT_EQ(hits, lines);
@@ -122,14 +125,16 @@ TEST(MemoryHierarchyTest, EachSliceIndexesItsSetsByThePartitionLocalAddress) {
 TEST(MemoryHierarchyTest, ThePartitionLatencyDelaysMissesOnly) {
   HierarchyConfig c = small_config(true);
   c.partition_latency_ns = 12;
-  MemoryHierarchy h(c);
+  StatGroup stats;
+  MemoryHierarchy h(c, stats);
   h.offer(0, read(1, 0x0), 0);
   EXPECT_EQ(run(h).at(0).cycle, 53u);
   h.offer(1, read(2, 0x0), 53);
   EXPECT_EQ(run(h).at(0).cycle, 69u);
   HierarchyConfig dram_only = small_config(false);
   dram_only.partition_latency_ns = 12;
-  MemoryHierarchy d(dram_only);
+  StatGroup dram_stats;
+  MemoryHierarchy d(dram_only, dram_stats);
   d.offer(0, read(1, 0x0), 0);
   EXPECT_EQ(run(d).at(0).cycle, 38u);
 }
@@ -147,7 +152,8 @@ TEST(MemoryHierarchyTest, ThePartitionLatencyDelaysMissesOnly) {
 TEST(MemoryHierarchyTest, AFillRefusedForRoomGoesTheCycleAfterRoomAppears) {
   HierarchyConfig c = small_config(true);
   c.controller.read_queue = 1;
-  MemoryHierarchy h(c);
+  StatGroup stats;
+  MemoryHierarchy h(c, stats);
   const mempart::DramLocation a = h.mapping().map(0);
   uint64_t b = 0;
   for (uint64_t address = 0x80; b == 0; address += 0x80) {
@@ -168,7 +174,8 @@ TEST(MemoryHierarchyTest, AFillRefusedForRoomGoesTheCycleAfterRoomAppears) {
 TEST(MemoryHierarchyTest, AFullCrossbarInputRefusesTheNextPacket) {
   HierarchyConfig c = small_config(true);
   c.xbar.input_buffer = 3;
-  MemoryHierarchy h(c);
+  StatGroup stats;
+  MemoryHierarchy h(c, stats);
   for (uint64_t i = 0; i < 3; ++i) {
     ASSERT_TRUE(h.can_offer(0, read(i, 0x1000 * i)));
     h.offer(0, read(i, 0x1000 * i), 0);
@@ -182,7 +189,8 @@ TEST(MemoryHierarchyTest, AFullCrossbarInputRefusesTheNextPacket) {
 }
 
 TEST(MemoryHierarchyTest, APacketSpanningTwoLinesIsRefused) {
-  MemoryHierarchy h(small_config(true));
+  StatGroup stats;
+  MemoryHierarchy h(small_config(true), stats);
   EXPECT_THROW(h.offer(0, read(1, 0x60, 0b11), 0), ModelError);  // sectors 3 and 4 of a line
   EXPECT_NO_THROW(h.offer(0, read(2, 0x40, 0b11), 0));
 }
@@ -192,7 +200,8 @@ TEST(MemoryHierarchyTest, APacketSpanningTwoLinesIsRefused) {
 // overflow for an address near 2^64.
 TEST(MemoryHierarchyTest, TraceRequestsOutsideDeviceMemoryNameTheirLine) {
   const auto error = [](const std::string& trace) {
-    MemoryHierarchy h(small_config(true));
+    StatGroup stats;
+    MemoryHierarchy h(small_config(true), stats);
     TraceDriver driver(h, 2, 0, {0x1000, 0x10000, "memory.capacity_bytes"});
     std::istringstream in(trace);
     const auto source = trace_reader(in, "t.trace");

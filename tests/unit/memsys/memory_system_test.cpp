@@ -107,7 +107,8 @@ struct Offer {
   MemPacket packet;
 };
 std::vector<sc_time> reference(const HierarchyConfig& h, const std::vector<Offer>& offers) {
-  MemoryHierarchy hierarchy(h);
+  StatGroup stats;
+  MemoryHierarchy hierarchy(h, stats);
   std::vector<sc_time> done_at(offers.size());
   std::vector<HierarchyCompletion> done;
   for (size_t i = 0; i < offers.size(); ++i) {
@@ -160,8 +161,8 @@ TEST(MemorySystemTest, TimedRequestsCompleteWhenTheHierarchyAnswersThem) {
     EXPECT_FALSE(c.error);
   }
   EXPECT_LT(expected[3] - sc_time(410, SC_NS), expected[0]) << "the hit is faster than the miss";
-  EXPECT_EQ(bench.memory.hierarchy().slice(0).stats().read_hits +
-                bench.memory.hierarchy().slice(1).stats().read_hits,
+  EXPECT_EQ(bench.memory.hierarchy().slice(0).stats().read_hits.value() +
+                bench.memory.hierarchy().slice(1).stats().read_hits.value(),
             1u);
   EXPECT_EQ(bench.bindings.violations(), 0u);
 }

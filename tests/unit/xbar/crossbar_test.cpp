@@ -24,19 +24,20 @@ MemPacket packet(MemOp op, uint32_t mask, uint64_t id = 0) {
 // The cycle a lone packet pushed at 10 becomes ready at its output (defaults: width 32,
 // latency 2, header 8), checking it is not ready a cycle earlier and next_event names both.
 uint64_t lone_arrival(bool request_direction, const MemPacket& p) {
-  Crossbar xbar(CrossbarConfig{}, 2, 2, request_direction);
+  StatGroup stats;
+  Crossbar xbar(CrossbarConfig{}, 2, 2, request_direction, stats);
   xbar.push(0, 1, p, 10);
   EXPECT_EQ(xbar.next_event(), 10u);
   xbar.advance(9);
-  EXPECT_EQ(xbar.input_stats()[0].packets, 0u);
+  EXPECT_EQ(xbar.stats().packets[0], 0u);
   xbar.advance(10);
-  EXPECT_EQ(xbar.input_stats()[0].packets, 1u);
+  EXPECT_EQ(xbar.stats().packets[0], 1u);
   const uint64_t ready = xbar.next_event();
   EXPECT_FALSE(xbar.ready(1, ready - 1));
   EXPECT_TRUE(xbar.ready(1, ready));
   xbar.advance(ready);
-  EXPECT_EQ(xbar.output_stats()[1].packets, 1u);
-  EXPECT_EQ(xbar.output_stats()[1].bytes, xbar.wire_bytes(p));
+  EXPECT_EQ(xbar.stats().delivered_packets[1], 1u);
+  EXPECT_EQ(xbar.stats().delivered_bytes[1], xbar.wire_bytes(p));
   EXPECT_EQ(xbar.next_event(), kNever);
   return ready;
 }
@@ -57,7 +58,8 @@ TEST(Crossbar, ALonePacketArrivesAfterItsSerializationPlusLatency) {
 TEST(Crossbar, WireBytesAreHeaderPlusTheDataTheDirectionCarries) {
   CrossbarConfig config;
   config.header_bytes = 16;
-  const Crossbar request(config, 1, 1, true), reply(config, 1, 1, false);
+  StatGroup stats;
+  const Crossbar request(config, 1, 1, true, stats), reply(config, 1, 1, false, stats);
   EXPECT_EQ(request.wire_bytes(packet(MemOp::Write, 0b1011)), 16u + 3 * 32);
   EXPECT_EQ(request.wire_bytes(packet(MemOp::Read, 0b1011)), 16u);
   EXPECT_EQ(reply.wire_bytes(packet(MemOp::Read, 0b1011)), 16u + 3 * 32);
@@ -65,18 +67,19 @@ TEST(Crossbar, WireBytesAreHeaderPlusTheDataTheDirectionCarries) {
 }
 
 TEST(Crossbar, TwoInputsToOneOutputSerializeAndTheLoserCountsConflicts) {
-  Crossbar xbar(CrossbarConfig{}, 2, 1, true);  // 136-byte writes: 5 cycles each
+  StatGroup stats;
+  Crossbar xbar(CrossbarConfig{}, 2, 1, true, stats);  // 136-byte writes: 5 cycles each
   xbar.push(0, 0, packet(MemOp::Write, 0xF, 1), 0);
   xbar.push(1, 0, packet(MemOp::Write, 0xF, 2), 0);
   xbar.advance(0);
-  EXPECT_EQ(xbar.input_stats()[0].packets, 1u);
+  EXPECT_EQ(xbar.stats().packets[0], 1u);
   EXPECT_EQ(xbar.next_event(), 5u);  // the output transmits through cycle 4
   for (uint64_t c = 1; c <= 4; ++c) {
     xbar.advance(c);
-    EXPECT_EQ(xbar.input_stats()[1].packets, 0u) << "granted while the output transmits, " << c;
+    EXPECT_EQ(xbar.stats().packets[1], 0u) << "granted while the output transmits, " << c;
   }
   xbar.advance(5);
-  EXPECT_EQ(xbar.input_stats()[1].packets, 1u);
+  EXPECT_EQ(xbar.stats().packets[1], 1u);
   EXPECT_EQ(xbar.next_event(), 6u);  // the first packet: 0 + 5 - 1 + 2
   xbar.advance(6);
   EXPECT_EQ(xbar.front(0).id, 1u);
@@ -85,24 +88,24 @@ TEST(Crossbar, TwoInputsToOneOutputSerializeAndTheLoserCountsConflicts) {
   xbar.advance(11);
   EXPECT_EQ(xbar.front(0).id, 2u);
 
-  const auto& in = xbar.input_stats();
-  EXPECT_EQ(in[0].conflict_cycles, 0u);
-  EXPECT_EQ(in[1].conflict_cycles, 5u);  // cycles 0..4
-  EXPECT_EQ(in[0].busy_cycles, 5u);
-  EXPECT_EQ(in[1].busy_cycles, 5u);
-  EXPECT_EQ(in[1].bytes, 136u);
-  EXPECT_EQ(in[1].blocked_cycles, 0u);
-  const CrossbarPortStats& out = xbar.output_stats()[0];
-  EXPECT_EQ(out.packets, 2u);
-  EXPECT_EQ(out.bytes, 272u);
-  EXPECT_EQ(out.busy_cycles, 10u);
+  const CrossbarStats& s = xbar.stats();
+  EXPECT_EQ(s.conflict_cycles[0], 0u);
+  EXPECT_EQ(s.conflict_cycles[1], 5u);  // cycles 0..4
+  EXPECT_EQ(s.busy_cycles[0], 5u);
+  EXPECT_EQ(s.busy_cycles[1], 5u);
+  EXPECT_EQ(s.bytes[1], 136u);
+  EXPECT_EQ(s.blocked_cycles[1], 0u);
+  EXPECT_EQ(s.delivered_packets[0], 2u);
+  EXPECT_EQ(s.delivered_bytes[0], 272u);
+  EXPECT_EQ(s.output_busy_cycles[0], 10u);
 }
 
 TEST(Crossbar, RoundRobinGrantsEachInputInTurn) {
   CrossbarConfig config;
   config.latency = 1;
   config.output_buffer = 8;
-  Crossbar xbar(config, 3, 1, true);
+  StatGroup stats;
+  Crossbar xbar(config, 3, 1, true, stats);
   for (uint32_t i = 0; i < 3; ++i) {
     for (uint64_t k = 0; k < 2; ++k) xbar.push(i, 0, packet(MemOp::Read, 1, 10 * i + k), 0);
   }
@@ -115,28 +118,29 @@ TEST(Crossbar, RoundRobinGrantsEachInputInTurn) {
   }
   // Granted at cycles 0..5 in that order; each input's next packet waits from the cycle after
   // its grant: input 0 waits 1-2, input 1 waits 0 and 2-3, input 2 waits 0-1 and 3-4.
-  EXPECT_EQ(xbar.input_stats()[0].conflict_cycles, 2u);
-  EXPECT_EQ(xbar.input_stats()[1].conflict_cycles, 3u);
-  EXPECT_EQ(xbar.input_stats()[2].conflict_cycles, 4u);
-  EXPECT_EQ(xbar.output_stats()[0].busy_cycles, 6u);
+  EXPECT_EQ(xbar.stats().conflict_cycles[0], 2u);
+  EXPECT_EQ(xbar.stats().conflict_cycles[1], 3u);
+  EXPECT_EQ(xbar.stats().conflict_cycles[2], 4u);
+  EXPECT_EQ(xbar.stats().output_busy_cycles[0], 6u);
 }
 
 TEST(Crossbar, AFullOutputBufferGetsNoGrantsAndCountsBlockedCycles) {
   CrossbarConfig config;
   config.latency = 1;
   config.output_buffer = 2;
-  Crossbar xbar(config, 1, 1, true);
+  StatGroup stats;
+  Crossbar xbar(config, 1, 1, true, stats);
   for (uint64_t k = 0; k < 4; ++k) xbar.push(0, 0, packet(MemOp::Read, 1, k), 0);
   xbar.advance(9);  // grants at 0 and 1 fill the buffer
-  EXPECT_EQ(xbar.input_stats()[0].packets, 2u);
-  EXPECT_EQ(xbar.input_stats()[0].blocked_cycles, 8u);  // cycles 2..9
-  EXPECT_EQ(xbar.input_stats()[0].conflict_cycles, 0u);
+  EXPECT_EQ(xbar.stats().packets[0], 2u);
+  EXPECT_EQ(xbar.stats().blocked_cycles[0], 8u);  // cycles 2..9
+  EXPECT_EQ(xbar.stats().conflict_cycles[0], 0u);
   EXPECT_EQ(xbar.next_event(), kNever);  // nothing happens until the receiver pops
   xbar.pop(0);
   EXPECT_EQ(xbar.next_event(), 10u);
   xbar.advance(15);  // granted at 10, the last packet blocked again from 11
-  EXPECT_EQ(xbar.input_stats()[0].packets, 3u);
-  EXPECT_EQ(xbar.input_stats()[0].blocked_cycles, 8u + 5);
+  EXPECT_EQ(xbar.stats().packets[0], 3u);
+  EXPECT_EQ(xbar.stats().blocked_cycles[0], 8u + 5);
   EXPECT_EQ(xbar.next_event(), kNever);
 }
 
@@ -145,7 +149,8 @@ TEST(Crossbar, AFullInputRefusesPushesUntilAPopReleasesIt) {
   config.latency = 1;
   config.input_buffer = 3;
   config.output_buffer = 1;
-  Crossbar xbar(config, 1, 1, true);
+  StatGroup stats;
+  Crossbar xbar(config, 1, 1, true, stats);
   for (uint64_t k = 0; k < 3; ++k) {
     ASSERT_TRUE(xbar.can_accept(0));
     xbar.push(0, 0, packet(MemOp::Read, 1, k), 0);
@@ -157,7 +162,7 @@ TEST(Crossbar, AFullInputRefusesPushesUntilAPopReleasesIt) {
   xbar.push(0, 0, packet(MemOp::Read, 1, 3), 0);
   xbar.advance(50);  // the one-packet output stays full: no more grants
   EXPECT_FALSE(xbar.can_accept(0));
-  EXPECT_EQ(xbar.input_stats()[0].packets, 1u);
+  EXPECT_EQ(xbar.stats().packets[0], 1u);
   EXPECT_EQ(xbar.front(0).id, 0u);
   xbar.pop(0);
   EXPECT_EQ(xbar.next_event(), 51u);
@@ -167,7 +172,8 @@ TEST(Crossbar, AFullInputRefusesPushesUntilAPopReleasesIt) {
 }
 
 TEST(Crossbar, NextEventNamesTheFirstGrantOrDelivery) {
-  Crossbar xbar(CrossbarConfig{}, 2, 1, true);
+  StatGroup stats;
+  Crossbar xbar(CrossbarConfig{}, 2, 1, true, stats);
   EXPECT_EQ(xbar.next_event(), kNever);
   xbar.push(0, 0, packet(MemOp::Write, 0xF), 3);  // 5 cycles on the switch
   EXPECT_EQ(xbar.next_event(), 3u);
@@ -175,10 +181,10 @@ TEST(Crossbar, NextEventNamesTheFirstGrantOrDelivery) {
   xbar.push(1, 0, packet(MemOp::Read, 1), 4);
   EXPECT_EQ(xbar.next_event(), 8u);  // the output transmits through 7
   xbar.advance(7);
-  EXPECT_EQ(xbar.input_stats()[1].packets, 0u);
-  EXPECT_EQ(xbar.input_stats()[1].conflict_cycles, 4u);  // 4..7
+  EXPECT_EQ(xbar.stats().packets[1], 0u);
+  EXPECT_EQ(xbar.stats().conflict_cycles[1], 4u);  // 4..7
   xbar.advance(8);
-  EXPECT_EQ(xbar.input_stats()[1].packets, 1u);
+  EXPECT_EQ(xbar.stats().packets[1], 1u);
   EXPECT_EQ(xbar.next_event(), 9u);  // the write: 3 + 5 - 1 + 2
   xbar.advance(9);
   EXPECT_EQ(xbar.next_event(), 10u);  // the read: 8 + 1 - 1 + 2
@@ -190,7 +196,8 @@ TEST(Crossbar, NextEventNamesTheFirstGrantOrDelivery) {
 }
 
 TEST(Crossbar, PoppingBeforeTheDeliveryIsAModelError) {
-  Crossbar xbar(CrossbarConfig{}, 1, 1, true, "gpu.xbar_request");
+  StatGroup stats;
+  Crossbar xbar(CrossbarConfig{}, 1, 1, true, stats, "gpu.xbar_request");
   xbar.push(0, 0, packet(MemOp::Read, 1), 0);
   xbar.advance(1);  // granted at 0, ready at 2
   try {
@@ -206,7 +213,8 @@ TEST(Crossbar, PoppingBeforeTheDeliveryIsAModelError) {
 TEST(Crossbar, BadConfigsNameTheKey) {
   const auto error_of = [](CrossbarConfig config, const std::string& prefix) -> std::string {
     try {
-      Crossbar xbar(config, 2, 2, true, prefix);
+      StatGroup stats;
+      Crossbar xbar(config, 2, 2, true, stats, prefix);
     } catch (const ConfigError& e) {
       return e.what();
     }

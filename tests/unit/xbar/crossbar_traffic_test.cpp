@@ -35,7 +35,8 @@ double saturated_throughput(const std::string& arbiter, uint32_t n, bool rounds,
   config.latency = 1;
   config.output_buffer = 2;  // one on the way, one delivered: enough for one per cycle
   config.input_buffer = input_buffer;
-  Crossbar xbar(config, n, n, true);
+  StatGroup stats;
+  Crossbar xbar(config, n, n, true, stats);
   std::mt19937_64 random(12345);
   std::vector<std::vector<uint32_t>> round(n);
   std::vector<uint32_t> order(n);
@@ -55,18 +56,16 @@ double saturated_throughput(const std::string& arbiter, uint32_t n, bool rounds,
     for (uint32_t i = 0; i < n; ++i) {
       while (xbar.can_accept(i)) xbar.push(i, destination(i), read_packet(0), c);
     }
-    uint64_t before = 0, after = 0;
-    for (const CrossbarPortStats& s : xbar.input_stats()) before += s.packets;
+    const uint64_t before = xbar.stats().packets.total();
     xbar.advance(c);
-    for (const CrossbarPortStats& s : xbar.input_stats()) after += s.packets;
+    const uint64_t after = xbar.stats().packets.total();
     if (c == warmup) granted_at_warmup = before;
     if (c >= warmup) fewest = std::min(fewest, after - before);
     for (uint32_t o = 0; o < n; ++o) {
       while (xbar.ready(o, c)) xbar.pop(o);
     }
   }
-  uint64_t granted = 0;
-  for (const CrossbarPortStats& s : xbar.input_stats()) granted += s.packets;
+  const uint64_t granted = xbar.stats().packets.total();
   if (worst_cycle != nullptr) *worst_cycle = fewest;
   return double(granted - granted_at_warmup) / (double(n) * double(cycles));
 }
@@ -114,16 +113,14 @@ void random_traffic(const std::string& arbiter) {
   config.output_buffer = 2;
   config.width_bytes = 16;
   const uint32_t inputs = 6, outputs = 3;
-  Crossbar xbar(config, inputs, outputs, true);
+  StatGroup stats;
+  Crossbar xbar(config, inputs, outputs, true, stats);
   std::mt19937_64 random(7);
   std::map<uint64_t, Sent> sent;
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> last_id;
   uint64_t next_id = 1, cycle = 0, received = 0;
   const auto totals = [&] {
-    uint64_t granted = 0, delivered = 0;
-    for (const CrossbarPortStats& s : xbar.input_stats()) granted += s.packets;
-    for (const CrossbarPortStats& s : xbar.output_stats()) delivered += s.packets;
-    return std::make_pair(granted, delivered);
+    return std::make_pair(xbar.stats().packets.total(), xbar.stats().delivered_packets.total());
   };
   for (;;) {
     const bool injecting = cycle < 20000;
