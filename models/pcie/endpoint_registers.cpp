@@ -112,9 +112,11 @@ void PcieEndpoint::wire_registers() {
   r.on_read(bar0::BAR1_WINDOW_HI, [this] { return high(bar1_window_); });
   r.on_write(bar0::BAR1_WINDOW_LO, [this, window_mask](uint32_t v) {
     bar1_window_ = ((bar1_window_ & ~uint64_t{0xFFFF'FFFF}) | v) & window_mask;
+    revoke_aperture_dmi();  // the aperture's pointers now point elsewhere
   });
   r.on_write(bar0::BAR1_WINDOW_HI, [this, window_mask](uint32_t v) {
     bar1_window_ = ((bar1_window_ & 0xFFFF'FFFF) | uint64_t{v} << 32) & window_mask;
+    revoke_aperture_dmi();
   });
 
   r.on_read(bar0::INTR_STATUS, [this] { return intr_status_; });

@@ -42,6 +42,8 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, const PcieConfig& confi
     : sc_module(name),
       config_target("config_target"),
       mem_target("mem_target"),
+      bar0_target("bar0_target"),
+      bar1_target("bar1_target"),
       reg_initiator("reg_initiator"),
       vram_initiator("vram_initiator"),
       upstream_target("upstream_target"),
@@ -65,6 +67,14 @@ PcieEndpoint::PcieEndpoint(sc_core::sc_module_name name, const PcieConfig& confi
   config_target.register_transport_dbg(this, &PcieEndpoint::config_transport_dbg);
   mem_target.register_b_transport(this, &PcieEndpoint::mem_b_transport);
   mem_target.register_transport_dbg(this, &PcieEndpoint::mem_transport_dbg);
+  mem_target.register_get_direct_mem_ptr(this, &PcieEndpoint::mem_get_direct_mem_ptr);
+  bar0_target.register_b_transport(this, &PcieEndpoint::bar0_b_transport);
+  bar0_target.register_transport_dbg(this, &PcieEndpoint::bar0_transport_dbg);
+  bar1_target.register_b_transport(this, &PcieEndpoint::bar1_b_transport);
+  bar1_target.register_transport_dbg(this, &PcieEndpoint::bar1_transport_dbg);
+  bar1_target.register_get_direct_mem_ptr(this, &PcieEndpoint::bar1_get_direct_mem_ptr);
+  vram_initiator.register_invalidate_direct_mem_ptr(this,
+                                                    &PcieEndpoint::vram_invalidate_direct_mem_ptr);
   upstream_target.register_b_transport(this, &PcieEndpoint::upstream_b_transport);
   upstream_target.register_transport_dbg(this, &PcieEndpoint::upstream_transport_dbg);
   interrupt_in.bind(*this);
@@ -95,7 +105,7 @@ sc_time PcieEndpoint::cross(LinkDirection& out, LinkDirection& back, tlm::tlm_ge
   sc_time at_target = after_ns(request.arrival_ns - now);
   tx.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   forward(at_target);
-  tx.set_dmi_allowed(false);  // no DMI across the link: every crossing is timed
+  tx.set_dmi_allowed(false);  // only the aperture offers DMI (bar_request)
   if (write && posted) return after_ns(request.sent_ns - now);
   const uint64_t returned = !write && tx.is_response_ok() ? bytes : 0;
   const LinkDirection::Transfer completion =
@@ -131,7 +141,11 @@ void PcieEndpoint::config_access(tlm::tlm_generic_payload& tx) {
     ++stats_->config_reads;
   } else if (tx.is_write()) {
     std::memcpy(&value, tx.get_data_ptr(), bytes);
+    const uint64_t bar1 = config_.bar_address(1);
+    const bool enabled = config_.memory_space_enabled();
     config_.write(static_cast<uint32_t>(offset), bytes, value);
+    if (bar1 != config_.bar_address(1) || enabled != config_.memory_space_enabled())
+      revoke_aperture_dmi();
     link_.set_max_payload(config_.max_payload_bytes());
     link_.set_max_read_request(config_.max_read_request_bytes());
     update_irq();  // Interrupt Disable or MSI Enable may have changed the INTx wire
@@ -166,21 +180,51 @@ PcieEndpoint::Bar PcieEndpoint::decode(uint64_t address, uint64_t bytes, uint64_
   return Bar::None;
 }
 
-void PcieEndpoint::mem_b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+// BAR `bar` at `offset`, as the per-BAR sockets see it: None unless memory space is enabled and
+// the access lies within the BAR.
+PcieEndpoint::Bar PcieEndpoint::bar_at(unsigned bar, uint64_t offset, uint64_t bytes) const {
+  const uint64_t size = config_.bar_size(bar);
+  if (!config_.memory_space_enabled() || offset >= size || bytes > size - offset) return Bar::None;
+  return bar == 0 ? Bar::Registers : Bar::Aperture;
+}
+
+// A memory request to `bar` at `offset`, from either path: it crosses the link (its header sized
+// for `link_address`, the host address it has on the link), then reaches the BAR's target.
+void PcieEndpoint::bar_request(Bar bar, uint64_t offset, uint64_t link_address,
+                               tlm::tlm_generic_payload& tx, sc_time& delay) {
   const uint64_t address = tx.get_address();
-  uint64_t offset = 0;
-  const Bar bar = decode(address, tx.get_data_length(), offset);
-  delay = cross(downstream_, upstream_, tx, delay, true, LinkTiming::request_header_bytes(address),
-                [&](sc_time& at) {
+  bool vram_dmi = false;  // VRAM's hint: the aperture passes it on (get_direct_mem_ptr)
+  delay = cross(downstream_, upstream_, tx, delay, true,
+                LinkTiming::request_header_bytes(link_address), [&](sc_time& at) {
                   if (bar == Bar::Registers) {
                     register_access(tx, static_cast<uint32_t>(offset), at);
                   } else if (bar == Bar::Aperture) {
                     aperture_access(tx, offset, at);
+                    vram_dmi = tx.is_dmi_allowed();
                   } else {
                     tx.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
                   }
                 });
+  tx.set_dmi_allowed(vram_dmi && tx.is_response_ok());
   tx.set_address(address);
+}
+
+void PcieEndpoint::mem_b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  uint64_t offset = 0;
+  const Bar bar = decode(tx.get_address(), tx.get_data_length(), offset);
+  bar_request(bar, offset, tx.get_address(), tx, delay);
+}
+
+void PcieEndpoint::bar0_b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const uint64_t offset = tx.get_address();
+  bar_request(bar_at(0, offset, tx.get_data_length()), offset, config_.bar_address(0) + offset, tx,
+              delay);
+}
+
+void PcieEndpoint::bar1_b_transport(tlm::tlm_generic_payload& tx, sc_time& delay) {
+  const uint64_t offset = tx.get_address();
+  bar_request(bar_at(1, offset, tx.get_data_length()), offset, config_.bar_address(1) + offset, tx,
+              delay);
 }
 
 void PcieEndpoint::register_access(tlm::tlm_generic_payload& tx, uint32_t offset, sc_time& at) {
@@ -231,11 +275,10 @@ void PcieEndpoint::aperture_access(tlm::tlm_generic_payload& tx, uint64_t offset
   }
 }
 
-unsigned PcieEndpoint::mem_transport_dbg(tlm::tlm_generic_payload& tx) {
+unsigned PcieEndpoint::bar_debug(Bar bar, uint64_t offset, tlm::tlm_generic_payload& tx) {
   const uint64_t address = tx.get_address();
-  uint64_t offset = 0;
   unsigned done = 0;
-  switch (decode(address, tx.get_data_length(), offset)) {
+  switch (bar) {
     case Bar::Registers:
       tx.set_address(offset);
       done = offset < kOwnRegisterBytes ? registers_.debug_access(tx)
@@ -254,6 +297,95 @@ unsigned PcieEndpoint::mem_transport_dbg(tlm::tlm_generic_payload& tx) {
   }
   tx.set_address(address);
   return done;
+}
+
+unsigned PcieEndpoint::mem_transport_dbg(tlm::tlm_generic_payload& tx) {
+  uint64_t offset = 0;
+  const Bar bar = decode(tx.get_address(), tx.get_data_length(), offset);
+  return bar_debug(bar, offset, tx);
+}
+
+unsigned PcieEndpoint::bar0_transport_dbg(tlm::tlm_generic_payload& tx) {
+  return bar_debug(bar_at(0, tx.get_address(), tx.get_data_length()), tx.get_address(), tx);
+}
+
+unsigned PcieEndpoint::bar1_transport_dbg(tlm::tlm_generic_payload& tx) {
+  return bar_debug(bar_at(1, tx.get_address(), tx.get_data_length()), tx.get_address(), tx);
+}
+
+// ---- DMI on the VRAM aperture ----------------------------------------------------------------
+
+// DMI for BAR1 offset `offset`: VRAM's own grant, clipped to the aperture and expressed in BAR1
+// offsets, with the unloaded link's latencies (a posted write: the request's wire time; a read:
+// request and completion, each with the link's latency).
+bool PcieEndpoint::aperture_dmi(uint64_t offset, tlm::tlm_generic_payload& tx,
+                                tlm::tlm_dmi& dmi) {
+  uint64_t device_address = 0;
+  if (bar_at(1, offset, 1) != Bar::Aperture || !aperture_address(offset, 1, device_address))
+    return false;
+  const uint64_t address = tx.get_address();
+  tx.set_address(device_address);
+  const bool granted = vram_initiator->get_direct_mem_ptr(tx, dmi);
+  tx.set_address(address);
+  if (!granted) return false;
+  // The aperture shows VRAM from vram_base + window, for the BAR's size or to VRAM's end.
+  const uint64_t first = device_.vram_base + bar1_window_;
+  const uint64_t span = std::min(config_.bar_size(1), device_.vram_bytes - bar1_window_);
+  const uint64_t start = std::max<uint64_t>(dmi.get_start_address(), first);
+  const uint64_t end = std::min<uint64_t>(dmi.get_end_address(), first + span - 1);
+  if (start > end) return false;
+  dmi.set_dmi_ptr(dmi.get_dmi_ptr() + (start - dmi.get_start_address()));
+  dmi.set_start_address(start - first);
+  dmi.set_end_address(end - first);
+  const LinkParams& link = link_.params();
+  const uint32_t header = LinkTiming::request_header_bytes(config_.bar_address(1));
+  const double request_ns = link_.wire_ns(link_.tlp_overhead_bytes(header));
+  const double completion_ns =
+      link_.wire_ns(link_.tlp_overhead_bytes(LinkTiming::kHeader3dw) + 4);
+  dmi.set_read_latency(after_ns(request_ns + completion_ns + 2 * link.latency_ns));
+  dmi.set_write_latency(after_ns(link_.wire_ns(link_.tlp_overhead_bytes(header) + 4)));
+  aperture_dmi_granted_ = true;
+  aperture_dmi_host_base_ = config_.bar_address(1);
+  return true;
+}
+
+bool PcieEndpoint::bar1_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
+  return aperture_dmi(tx.get_address(), tx, dmi);
+}
+
+bool PcieEndpoint::mem_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
+  uint64_t offset = 0;
+  if (decode(tx.get_address(), 1, offset) != Bar::Aperture || !aperture_dmi(offset, tx, dmi))
+    return false;
+  const uint64_t base = config_.bar_address(1);
+  dmi.set_start_address(dmi.get_start_address() + base);
+  dmi.set_end_address(dmi.get_end_address() + base);
+  return true;
+}
+
+// Revokes BAR1 offsets [first, last] on both paths (the host range as granted).
+void PcieEndpoint::revoke_aperture_range(uint64_t first, uint64_t last) {
+  if (bar1_target.size() > 0) bar1_target->invalidate_direct_mem_ptr(first, last);
+  if (mem_target.size() > 0) {
+    mem_target->invalidate_direct_mem_ptr(aperture_dmi_host_base_ + first,
+                                          aperture_dmi_host_base_ + last);
+  }
+}
+
+void PcieEndpoint::revoke_aperture_dmi() {
+  if (!aperture_dmi_granted_) return;
+  aperture_dmi_granted_ = false;
+  revoke_aperture_range(0, config_.bar_size(1) - 1);
+}
+
+// VRAM revoked device addresses [start, end]: what of them the aperture shows, in BAR1 offsets.
+void PcieEndpoint::vram_invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (!aperture_dmi_granted_) return;
+  const uint64_t first = device_.vram_base + bar1_window_;
+  const uint64_t last = first + config_.bar_size(1) - 1;
+  if (end < first || start > last) return;
+  revoke_aperture_range(std::max<uint64_t>(start, first) - first,
+                        std::min<uint64_t>(end, last) - first);
 }
 
 // ---- DMA from the GPU's units into host memory ---------------------------------------------

@@ -1,8 +1,10 @@
 // The GPU's PCI Express endpoint, shaped the way virtual platforms model one: configuration space
-// behind its own socket, memory requests decoded against the BARs as software programmed them,
-// BAR0 registers (its own, the rest forwarded to the units behind it), BAR1 as an aperture onto
-// VRAM, a DMA path from the GPU's units into host memory, and interrupts as MSI writes plus a
-// level output. Every crossing of the link is timed by LinkTiming, each direction on its own.
+// behind its own socket, memory requests either decoded against the BARs as software programmed
+// them (mem_target) or already decoded by the VP's bus (a target per BAR, taking offsets), BAR0
+// registers (its own, the rest forwarded to the units behind it), BAR1 as an aperture onto VRAM
+// with DMI, a DMA path from the GPU's units into host memory, and interrupts as MSI writes plus
+// a level output. Every timed crossing of the link is timed by LinkTiming, each direction on its
+// own; a DMI pointer into the aperture skips the link, its latencies the unloaded crossing's.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +43,13 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   /// The endpoint owns BAR0 offsets below this; the rest go out on reg_initiator.
   static constexpr uint32_t kOwnRegisterBytes = 0x1000;
 
-  tlm_utils::simple_target_socket<PcieEndpoint> config_target;      // offset in the 4 KiB space
-  tlm_utils::simple_target_socket<PcieEndpoint> mem_target;         // host physical addresses
+  tlm_utils::simple_target_socket<PcieEndpoint> config_target;  // offset in the 4 KiB space
+  // Memory requests: bind mem_target (host physical addresses, decoded against the BARs), or the
+  // BAR targets (offsets within the BAR, as a VP's PCI bus forwards them), or both. Each honours
+  // Memory Space Enable; BAR1 offers DMI on both paths.
+  tlm_utils::simple_target_socket_optional<PcieEndpoint> mem_target;
+  tlm_utils::simple_target_socket_optional<PcieEndpoint> bar0_target;  // registers
+  tlm_utils::simple_target_socket_optional<PcieEndpoint> bar1_target;  // the VRAM aperture
   tlm_utils::simple_initiator_socket<PcieEndpoint> reg_initiator;   // address = BAR0 offset
   tlm_utils::simple_initiator_socket<PcieEndpoint> vram_initiator;  // device addresses
   tlm_utils::multi_passthrough_target_socket<PcieEndpoint> upstream_target;  // units' DMA
@@ -94,10 +101,24 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   void config_access(tlm::tlm_generic_payload& tx);
   void mem_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned mem_transport_dbg(tlm::tlm_generic_payload& tx);
+  bool mem_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  void bar0_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned bar0_transport_dbg(tlm::tlm_generic_payload& tx);
+  void bar1_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
+  unsigned bar1_transport_dbg(tlm::tlm_generic_payload& tx);
+  bool bar1_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  void vram_invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   void upstream_b_transport(int id, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned upstream_transport_dbg(int id, tlm::tlm_generic_payload& tx);
 
   Bar decode(uint64_t address, uint64_t bytes, uint64_t& offset) const;
+  Bar bar_at(unsigned bar, uint64_t offset, uint64_t bytes) const;
+  void bar_request(Bar bar, uint64_t offset, uint64_t link_address, tlm::tlm_generic_payload& tx,
+                   sc_core::sc_time& delay);
+  unsigned bar_debug(Bar bar, uint64_t offset, tlm::tlm_generic_payload& tx);
+  bool aperture_dmi(uint64_t offset, tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi);
+  void revoke_aperture_dmi();
+  void revoke_aperture_range(uint64_t first, uint64_t last);
   void register_access(tlm::tlm_generic_payload& tx, uint32_t offset, sc_core::sc_time& delay);
   void aperture_access(tlm::tlm_generic_payload& tx, uint64_t offset, sc_core::sc_time& delay);
   bool aperture_address(uint64_t offset, uint64_t bytes, uint64_t& device_address) const;
@@ -122,6 +143,10 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   uint32_t error_status_ = 0;
   uint32_t error_offset_ = 0;
   uint64_t bar1_window_ = 0;
+  // Aperture DMI granted since the last revocation, and BAR1's host address then: a window move,
+  // a BAR1 change or Memory Space Enable cleared revokes it on both paths.
+  bool aperture_dmi_granted_ = false;
+  uint64_t aperture_dmi_host_base_ = 0;
   tlm::tlm_generic_payload msi_tx_;
   uint32_t msi_payload_ = 0;
   Logger log_;

@@ -229,5 +229,110 @@ TEST(EndpointTest, Bar1ApertureReachesVramThroughTheWindow) {
   EXPECT_EQ(bench.violations(), 0u);
 }
 
+// The per-BAR targets take offsets within the BAR (the VP's bus decoded the address), reach what
+// mem_target reaches at the BAR's host address, in the same time, and honour Memory Space Enable.
+TEST(EndpointTest, PerBarTargetsTakeOffsetsWithinTheirBar) {
+  gpusoc::testing::fresh_systemc();
+  PcieBench bench;
+  std::memcpy(bench.vram_at(0x40, 4), "\x11\x22\x33\x44", 4);
+  bench.spawn([&] {
+    uint32_t word = 0;
+    EXPECT_EQ(bench.access(bench.bar0_port, tlm::TLM_READ_COMMAND, bar0::ID, &word, 4),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE)
+        << "memory space disabled";
+    bench.enumerate();
+    EXPECT_EQ(bench.access(bench.bar0_port, tlm::TLM_READ_COMMAND, bar0::ID, &word, 4),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(word, bar0::kId);
+    const double via_bar0 = ns(bench.last_delay);
+    bench.bar0_read(bar0::ID);
+    EXPECT_NEAR(via_bar0, ns(bench.last_delay), kPs) << "the same link crossing";
+    EXPECT_EQ(bench.access(bench.bar1_port, tlm::TLM_READ_COMMAND, 0x40, &word, 4),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(word, 0x44332211u);
+    word = 0xCAFEF00D;
+    EXPECT_EQ(bench.access(bench.bar1_port, tlm::TLM_WRITE_COMMAND, 0x80, &word, 4),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(std::memcmp(bench.vram_at(0x80, 4), &word, 4), 0);
+    // Past the end of a BAR is nothing; the window moves BAR1's offsets over VRAM.
+    EXPECT_EQ(bench.access(bench.bar0_port, tlm::TLM_READ_COMMAND, bar0::kSize - 2, &word, 4),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(bench.access(bench.bar1_port, tlm::TLM_READ_COMMAND, 16 * kMiB, &word, 4),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    bench.bar0_write(bar0::BAR1_WINDOW_LO, static_cast<uint32_t>(16 * kMiB));
+    word = 0x5A5A5A5A;
+    EXPECT_EQ(bench.access(bench.bar1_port, tlm::TLM_WRITE_COMMAND, 0x80, &word, 4),
+              tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(std::memcmp(bench.vram_at(16 * kMiB + 0x80, 4), &word, 4), 0);
+    // Debug transport too: no time, the same bytes.
+    tlm::tlm_generic_payload dbg;
+    uint32_t peeked = 0;
+    prepare(dbg, tlm::TLM_READ_COMMAND, 0x80, &peeked, 4);
+    EXPECT_EQ(bench.bar1_port->transport_dbg(dbg), 4u);
+    EXPECT_EQ(peeked, 0x5A5A5A5Au);
+    prepare(dbg, tlm::TLM_READ_COMMAND, bar0::ID, &peeked, 4);
+    EXPECT_EQ(bench.bar0_port->transport_dbg(dbg), 4u);
+    EXPECT_EQ(peeked, bar0::kId);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(bench.violations(), 0u);
+}
+
+// DMI on the aperture: a pointer into VRAM where the window shows it, bounded by the aperture,
+// in BAR1 offsets (bar1_target) or host addresses (mem_target), with the unloaded link's
+// latencies; moving the window, moving BAR1 or clearing Memory Space Enable revokes it on both.
+TEST(EndpointTest, Bar1OffersDmiIntoTheWindowAndRevokesItWhenTheWindowMoves) {
+  gpusoc::testing::fresh_systemc();
+  PcieBench bench;  // BAR1: 16 MiB onto 64 MiB of VRAM
+  bench.spawn([&] {
+    bench.enumerate();
+    bench.bar0_write(bar0::BAR1_WINDOW_LO, static_cast<uint32_t>(16 * kMiB));
+    uint32_t word = 0;
+    EXPECT_EQ(bench.access(bench.bar1_port, tlm::TLM_READ_COMMAND, 0x40, &word, 4),
+              tlm::TLM_OK_RESPONSE);
+    tlm::tlm_generic_payload tx;
+    prepare(tx, tlm::TLM_READ_COMMAND, 0x40, &word, 4);
+    tlm::tlm_dmi dmi;
+    ASSERT_TRUE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
+    EXPECT_EQ(dmi.get_start_address(), 0u);
+    EXPECT_EQ(dmi.get_end_address(), 16 * kMiB - 1) << "the aperture, not all of VRAM";
+    EXPECT_EQ(dmi.get_dmi_ptr(), bench.vram_at(16 * kMiB, 1));
+    EXPECT_TRUE(dmi.is_read_write_allowed());
+    // Unloaded: a 4 DW MRd down, a 4-byte CplD up, each with the link's latency; a posted MWr.
+    EXPECT_NEAR(ns(dmi.get_read_latency()), wire(24) + wire(24) + 2 * kLatencyNs, kPs);
+    EXPECT_NEAR(ns(dmi.get_write_latency()), wire(28), kPs);
+    tlm::tlm_dmi host;
+    prepare(tx, tlm::TLM_WRITE_COMMAND, kBar1Address + 0x100, &word, 4);
+    ASSERT_TRUE(bench.mem_port->get_direct_mem_ptr(tx, host));
+    EXPECT_EQ(host.get_start_address(), kBar1Address);
+    EXPECT_EQ(host.get_end_address(), kBar1Address + 16 * kMiB - 1);
+    EXPECT_EQ(host.get_dmi_ptr(), dmi.get_dmi_ptr());
+    EXPECT_TRUE(bench.bar1_revoked.empty());
+    bench.bar0_write(bar0::BAR1_WINDOW_LO, 0);
+    ASSERT_EQ(bench.bar1_revoked.size(), 1u);
+    EXPECT_EQ(bench.bar1_revoked[0], std::make_pair(uint64_t{0}, 16 * kMiB - 1));
+    ASSERT_EQ(bench.mem_revoked.size(), 1u);
+    EXPECT_EQ(bench.mem_revoked[0], std::make_pair(kBar1Address, kBar1Address + 16 * kMiB - 1));
+    prepare(tx, tlm::TLM_READ_COMMAND, 0x100, &word, 4);
+    ASSERT_TRUE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
+    EXPECT_EQ(dmi.get_dmi_ptr(), bench.vram_at(0, 1)) << "where the window is now";
+    // VRAM revoking part of its own grant revokes what of it the aperture shows, as offsets.
+    for (unsigned i = 0; i < bench.vram.target.size(); ++i)
+      bench.vram.target[i]->invalidate_direct_mem_ptr(kVramBase + 0x1000, kVramBase + 32 * kMiB);
+    ASSERT_EQ(bench.bar1_revoked.size(), 2u);
+    EXPECT_EQ(bench.bar1_revoked[1], std::make_pair(uint64_t{0x1000}, 16 * kMiB - 1));
+    EXPECT_EQ(bench.mem_revoked[1],
+              std::make_pair(kBar1Address + 0x1000, kBar1Address + 16 * kMiB - 1));
+    ASSERT_TRUE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
+    bench.cfg_write(cfg::COMMAND, cfg::kCommandBusMaster, 2);  // memory space off
+    EXPECT_EQ(bench.bar1_revoked.size(), 3u);
+    EXPECT_FALSE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
+    bench.cfg_write(cfg::COMMAND, cfg::kCommandBusMaster, 2);  // nothing granted: no revocation
+    EXPECT_EQ(bench.bar1_revoked.size(), 3u);
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(bench.violations(), 0u);
+}
+
 }  // namespace
 }  // namespace gpusoc::pcie::testing

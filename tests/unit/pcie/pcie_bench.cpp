@@ -72,6 +72,12 @@ PcieBench::PcieBench(const BenchOptions& options, sc_core::sc_module_name name)
   check_cfg.initiator.bind(endpoint.config_target);
   mem_port.bind(check_mem.target);
   check_mem.initiator.bind(endpoint.mem_target);
+  bar0_port.bind(check_bar0.target);
+  check_bar0.initiator.bind(endpoint.bar0_target);
+  bar1_port.bind(check_bar1.target);
+  check_bar1.initiator.bind(endpoint.bar1_target);
+  mem_port.register_invalidate_direct_mem_ptr(this, &PcieBench::mem_invalidated);
+  bar1_port.register_invalidate_direct_mem_ptr(this, &PcieBench::bar1_invalidated);
   unit_port.bind(endpoint.upstream_target);
   endpoint.dma_initiator.bind(check_dma.target);
   check_dma.initiator.bind(host_bus.target);
@@ -106,7 +112,8 @@ double PcieBench::stat(const std::string& path) const {
 
 size_t PcieBench::violations() const {
   return check_cfg.violations().size() + check_mem.violations().size() +
-         check_dma.violations().size() + check_reg.violations().size();
+         check_dma.violations().size() + check_reg.violations().size() +
+         check_bar0.violations().size() + check_bar1.violations().size();
 }
 
 void PcieBench::spawn(std::function<void()> body) {

@@ -85,9 +85,14 @@ class PcieBench : public sc_core::sc_module {
   sc_core::sc_signal<bool> irq{"irq"};
   // Base-protocol checkers on the host's ports, the DMA path and the BAR0 forwarding path.
   ProtocolChecker check_cfg{"check_cfg"}, check_mem{"check_mem"}, check_dma{"check_dma"},
-      check_reg{"check_reg"};
+      check_reg{"check_reg"}, check_bar0{"check_bar0"}, check_bar1{"check_bar1"};
   tlm_utils::simple_initiator_socket<PcieBench> cfg_port{"cfg_port"};    // host CPU -> ECAM
   tlm_utils::simple_initiator_socket<PcieBench> mem_port{"mem_port"};    // host CPU -> BARs
+  // A VP's PCI bus, which has decoded the BARs itself: offsets within BAR0 and BAR1.
+  tlm_utils::simple_initiator_socket<PcieBench> bar0_port{"bar0_port"};
+  tlm_utils::simple_initiator_socket<PcieBench> bar1_port{"bar1_port"};
+  // DMI invalidations that reached mem_port and bar1_port: [start, end] each.
+  std::vector<std::pair<uint64_t, uint64_t>> mem_revoked, bar1_revoked;
   tlm_utils::simple_initiator_socket<PcieBench> unit_port{"unit_port"};  // a GPU unit's DMA
 
   explicit PcieBench(const BenchOptions& options = BenchOptions{},
@@ -122,6 +127,12 @@ class PcieBench : public sc_core::sc_module {
   size_t violations() const;
 
   sc_core::sc_time last_delay;
+
+ private:
+  void mem_invalidated(sc_dt::uint64 start, sc_dt::uint64 end) { mem_revoked.emplace_back(start, end); }
+  void bar1_invalidated(sc_dt::uint64 start, sc_dt::uint64 end) {
+    bar1_revoked.emplace_back(start, end);
+  }
 };
 
 void prepare(tlm::tlm_generic_payload& tx, tlm::tlm_command command, uint64_t address, void* data,
