@@ -2,7 +2,8 @@
 // runtime or headers, only docs/registers.md and docs/commands.md (every offset below is typed
 // in from those pages). It enumerates the PCI function, programs the BARs and MSI, uploads PTX
 // through the BAR1 aperture, loads it with a ModuleLoad packet, launches vector_add, waits for
-// a fence and its MSI, and checks the result against the CPU.
+// a fence and its MSI, and checks the result against the CPU. Once with 32-bit sockets, once with
+// 64-bit ones as VCML-style platforms have (GpuSoc::connect bridges the widths).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/common/bus_width_bridge.h"
 #include "models/common/config.h"
 #include "models/common/memory_target.h"
 #include "platform/gpu_soc.h"
@@ -52,9 +54,28 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// The host's memory as a target of `Width` bits: our MemoryTarget, behind a bridge of our own
+// where the platform's sockets are wider.
+template <unsigned Width>
+struct HostMemory {
+  explicit HostMemory(MemoryTarget& dram) : target(dram.target) {}
+  decltype(MemoryTarget::target)& target;
+};
+template <>
+struct HostMemory<64> {
+  explicit HostMemory(MemoryTarget& dram) : bridge("dram_bridge"), target(bridge.target) {
+    bridge.initiator.bind(dram.target);
+  }
+  BusWidthBridge<64, 32> bridge;
+  decltype(bridge.target)& target;
+};
+
+template <unsigned Width>
 struct BareHost : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<BareHost> cfg{"cfg"}, mem{"mem"};
+  using Socket = tlm_utils::simple_initiator_socket<BareHost, Width>;
+  Socket cfg{"cfg"}, mem{"mem"};
   MemoryTarget dram;
+  HostMemory<Width> memory{dram};  // what the GPU's DMA binds to
   std::function<void(BareHost&)> program;
 
   BareHost(sc_core::sc_module_name name, StatGroup& stats)
@@ -72,8 +93,8 @@ struct BareHost : sc_core::sc_module {
     program(*this);
     sc_core::sc_stop();
   }
-  void access(tlm_utils::simple_initiator_socket<BareHost>& socket, tlm::tlm_command command,
-              uint64_t address, void* data, unsigned bytes) {
+  void access(Socket& socket, tlm::tlm_command command, uint64_t address, void* data,
+              unsigned bytes) {
     tlm::tlm_generic_payload tx;
     tx.set_command(command);
     tx.set_address(address);
@@ -143,17 +164,18 @@ struct BareHost : sc_core::sc_module {
   }
 };
 
-TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
+template <unsigned Width>
+void drive_the_gpu_from_the_documentation_alone() {
   testing::fresh_systemc();
   Config config;
   config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
   config.apply_set("platform.check_tlm_protocol=true");
   StatGroup stats;
   platform::GpuSoc gpu("gpu", config, stats);
-  BareHost cpu("cpu", stats);
+  BareHost<Width> cpu("cpu", stats);
   gpu.connect(cpu.cfg, gpu.endpoint().config_target, "cpu_config");
   gpu.connect(cpu.mem, gpu.endpoint().mem_target, "cpu_memory");
-  gpu.connect(gpu.endpoint().dma_initiator, cpu.dram.target, "dma");
+  gpu.connect(gpu.endpoint().dma_initiator, cpu.memory.target, "dma");
 
   const std::string ptx = read_text(std::string(GPUSOC_KERNEL_DIR) + "/vector_add.ptx");
   const int n = 1000;
@@ -166,7 +188,7 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   uint64_t handle = 0, fence_time_ns = 0;
   std::string kernel_name;
 
-  cpu.program = [&](BareHost& h) {
+  cpu.program = [&](BareHost<Width>& h) {
     vendor = h.cfg_read(0x00);
     h.cfg_write(kCfgBar0, 0xFFFFFFFF);
     bar0_mask = h.cfg_read(kCfgBar0) & ~0xFu;
@@ -256,8 +278,17 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
   // Every binding: 3 here, BAR0/BAR1, 2 copy engines x 3, the channels' 3, the memory checker's
   // registers, the 2 SMs, the memory system's data path, and the TPC's texture unit (a binding
   // per SM and one to memory).
+  // Where the widths differ, each of the first 3 is checked on its 32-bit side.
   EXPECT_EQ(gpu.protocol_checkers(), 3u + 2 + 6 + 3 + 1 + 2 + 1 + 3);
   EXPECT_EQ(gpu.protocol_violations(), 0u);
+}
+
+TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
+  drive_the_gpu_from_the_documentation_alone<32>();
+}
+
+TEST(BareInitiator, DrivesTheGpuThroughSixtyFourBitSockets) {
+  drive_the_gpu_from_the_documentation_alone<64>();
 }
 
 }  // namespace
