@@ -75,6 +75,14 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
       spec_(GpuSpec::from_config(config)),
       bindings_(kCheckProtocol.get(config)),
       stats_(stats_parent, basename()) {
+  // The clocks are picoseconds (models/common/picoseconds.h); each hand-off through SystemC time
+  // rounds to its resolution, which beyond 1 ns would be a fair part of a clock cycle.
+  if (sc_core::sc_get_time_resolution() > sc_core::sc_time(1, sc_core::SC_NS)) {
+    throw ModelError(this->name(),
+                     fmt::format("SystemC's time resolution is {}: the GPU needs 1 ns or finer "
+                                 "(sc_set_time_resolution before any sc_time is made)",
+                                 sc_core::sc_get_time_resolution().to_string()));
+  }
   if (spec_.sm.warp_size != ptx::kWarpSize) {
     throw ConfigError(
         fmt::format("{}: sm.warp_size = {}: the SMs run {}-thread warps, as PTX "

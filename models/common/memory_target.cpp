@@ -31,7 +31,7 @@ MemoryTarget::MemoryTarget(sc_core::sc_module_name name, const MemoryTargetConfi
     : sc_module(name),
       target("target"),
       config_(config),
-      port_(sc_core::sc_time(100, sc_core::SC_NS).value()),
+      port_(100'000),  // ps
       stats_(stats_parent, basename()) {
   if (config_.size == 0) throw ModelError(this->name(), "memory size is zero");
   if (config_.size - 1 > std::numeric_limits<uint64_t>::max() - config_.base) {
@@ -155,11 +155,10 @@ sc_core::sc_time MemoryTarget::serve(tlm::tlm_generic_payload& tx,
   // The port serves each access from its arrival (see BandwidthBooking).
   sc_core::sc_time finish = arrival;
   if (config_.bytes_per_ns > 0) {
-    const sc_core::sc_time occupancy(length / config_.bytes_per_ns, sc_core::SC_NS);
-    finish = sc_core::sc_time::from_value(
-        port_.book(arrival.value(), occupancy.value(), sc_core::sc_time_stamp().value()));
-    busy_ += occupancy;
-    stats_.busy_ns.set(busy_.to_seconds() * 1e9);
+    const uint64_t occupancy_ps = uint64_t(length / config_.bytes_per_ns * 1000 + 0.5);
+    finish = ps_.time(port_.book(ps_.of(arrival), occupancy_ps, ps_.now()));
+    busy_ps_ += occupancy_ps;
+    stats_.busy_ns.set(double(busy_ps_) / 1000);
   }
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   return finish + config_.latency;
@@ -185,12 +184,12 @@ tlm::tlm_sync_enum MemoryTarget::nb_transport_fw(int id, tlm::tlm_generic_payloa
                                          "previous request",
                                          id));
   }
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  const uint64_t arrival = now + delay.value();
+  const uint64_t now = ps_.now();
+  const uint64_t arrival = now + ps_.of(delay);
   std::vector<uint64_t>& completions = channel.completions;
   const bool full = config_.queue_depth > 0 && completions.size() == config_.queue_depth;
   const uint64_t accepted = full ? std::max(arrival, completions.front()) : arrival;
-  const uint64_t done = serve(tx, sc_core::sc_time::from_value(accepted)).value();
+  const uint64_t done = ps_.of(serve(tx, ps_.time(accepted)));
   if (config_.queue_depth > 0) {
     if (full) {
       std::pop_heap(completions.begin(), completions.end(), std::greater<>());
@@ -213,11 +212,11 @@ tlm::tlm_sync_enum MemoryTarget::nb_transport_fw(int id, tlm::tlm_generic_payloa
 void MemoryTarget::schedule(uint64_t time_ps, int id, tlm::tlm_generic_payload* tx, bool response) {
   pending_.push_back(Pending{time_ps, next_seq_++, tx, id, response});
   std::push_heap(pending_.begin(), pending_.end(), std::greater<>());
-  wake_.notify(sc_core::sc_time::from_value(time_ps - sc_core::sc_time_stamp().value()));
+  wake_.notify(ps_.time(time_ps) - sc_core::sc_time_stamp());
 }
 
 void MemoryTarget::dispatch() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = ps_.now();
   while (!pending_.empty() && pending_.front().time_ps <= now) {
     std::pop_heap(pending_.begin(), pending_.end(), std::greater<>());
     const Pending due = pending_.back();
@@ -243,7 +242,8 @@ void MemoryTarget::dispatch() {
     }
     begin_response(due.id, *tx);
   }
-  if (!pending_.empty()) wake_.notify(sc_core::sc_time::from_value(pending_.front().time_ps - now));
+  if (!pending_.empty())
+    wake_.notify(ps_.time(pending_.front().time_ps) - sc_core::sc_time_stamp());
 }
 
 void MemoryTarget::begin_response(int id, tlm::tlm_generic_payload& tx) {
@@ -262,7 +262,7 @@ void MemoryTarget::end_response(int id) {
   channel.responding = nullptr;
   if (tx->has_mm()) tx->release();
   // The next held response goes out from the kernel, not from inside the initiator's call.
-  if (!channel.held.empty()) schedule(sc_core::sc_time_stamp().value(), id, nullptr, true);
+  if (!channel.held.empty()) schedule(ps_.now(), id, nullptr, true);
 }
 
 unsigned MemoryTarget::transport_dbg(int, tlm::tlm_generic_payload& tx) {

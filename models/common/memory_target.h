@@ -33,6 +33,7 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
+#include "models/common/picoseconds.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 
@@ -106,8 +107,9 @@ class MemoryTarget : public sc_core::sc_module {
 
   MemoryTargetConfig config_;
   uint8_t* data_ = nullptr;
-  BandwidthBooking port_;  // the port's time, booked by arrival time
-  sc_core::sc_time busy_;
+  const Picoseconds ps_;   // SystemC time <-> picoseconds, which the port books in
+  BandwidthBooking port_;  // the port's time, booked by arrival time (ps)
+  uint64_t busy_ps_ = 0;
   std::vector<Channel> channels_;  // by socket id
   std::vector<Pending> pending_;   // min-heap on (time_ps, seq)
   uint64_t next_seq_ = 0;

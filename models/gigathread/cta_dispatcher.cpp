@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/common/param.h"
+#include "models/common/picoseconds.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::gigathread {
@@ -197,7 +198,8 @@ void CtaDispatcher::cta_retired(sm::GridWork& work, uint32_t sm, const sm::CtaRe
   --grid.resident;
 
   cmd::LaunchStatsRecord& s = grid.result.stats;
-  const uint64_t start = report.start.value(), end = report.end.value();
+  const Picoseconds ps;
+  const uint64_t start = ps.of(report.start), end = ps.of(report.end);
   if (!grid.started || start < s.start_ps) s.start_ps = start;
   s.end_ps = std::max<uint64_t>(s.end_ps, end);
   grid.started = true;

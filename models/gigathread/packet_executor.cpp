@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/picoseconds.h"
 #include "models/gigathread/memory_port.h"
 #include "models/gigathread/packet_names.h"
 
@@ -31,7 +32,7 @@ PacketResult misaligned(const char* what, uint64_t address) {
 }
 
 uint64_t now_ps() {
-  return uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS));
+  return Picoseconds().now();
 }
 
 }  // namespace
@@ -234,7 +235,7 @@ PacketResult PacketExecutor::sem_acquire(const cmd::Packet& p) {
     if (epoch_ != epoch) break;  // the channel was disabled: stop waiting
   }
   stats_.add(&CommandStats::semaphore_wait_ps,
-             uint64_t((sc_core::sc_time_stamp() - start) / sc_core::sc_time(1, sc_core::SC_PS)));
+             Picoseconds().of(sc_core::sc_time_stamp() - start));
   return {};
 }
 

@@ -94,7 +94,7 @@ uint64_t MemorySystem::cycle_at(const sc_core::sc_time& t) const {
 }
 
 sc_core::sc_time MemorySystem::time_of(uint64_t cycle) const {
-  return sc_core::sc_time(std::ceil(double(cycle) * hierarchy_->cycle_ps()), sc_core::SC_PS);
+  return ps_.time(uint64_t(std::ceil(double(cycle) * hierarchy_->cycle_ps())));
 }
 
 void MemorySystem::wake_at(uint64_t cycle) {
@@ -131,14 +131,12 @@ bool MemorySystem::access(tlm::tlm_generic_payload& tx) {
 void MemorySystem::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   if (!access(tx)) return;
   const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-  const uint64_t arrival_ps = arrival.value() / sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t arrival_ps = ps_.of(arrival);
   const uint32_t partition = hierarchy_->mapping().map(tx.get_address()).partition;
   const uint64_t occupancy =
       uint64_t(std::ceil(std::max(1u, tx.get_data_length()) / partition_bytes_per_ps_));
-  const uint64_t now_ps =
-      sc_core::sc_time_stamp().value() / sc_core::sc_time(1, sc_core::SC_PS).value();
-  const uint64_t done_ps = partition_time_[partition].book(arrival_ps, occupancy, now_ps);
-  delay += sc_core::sc_time(double(done_ps - arrival_ps), sc_core::SC_PS) + unloaded_;
+  const uint64_t done_ps = partition_time_[partition].book(arrival_ps, occupancy, ps_.now());
+  delay += ps_.time(done_ps - arrival_ps) + unloaded_;
 }
 
 tlm::tlm_sync_enum MemorySystem::nb_transport_fw(int id, tlm::tlm_generic_payload& tx,
@@ -189,7 +187,7 @@ MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_paylo
   r.arrival_cycle = std::max(cycle_at(arrival), port.last_arrival);
   port.last_arrival = r.arrival_cycle;
   in_flight_[r.slot] = InFlight{&tx, index, 0, false};
-  arrival_ps_[r.slot] = arrival.value();
+  arrival_ps_[r.slot] = ps_.of(arrival);
   return r;
 }
 
@@ -260,8 +258,7 @@ void MemorySystem::run() {
     ++responses_;
     latency_sum_ns_.set(
         latency_sum_ns_.value() +
-        (sc_core::sc_time_stamp().value() + fixed_latency_.value() - arrival_ps_[c.packet.id]) /
-            double(sc_core::sc_time(1, sc_core::SC_NS).value()));
+        double(ps_.now() + ps_.of(fixed_latency_) - arrival_ps_[c.packet.id]) / 1000);
     ports_[f.port].responses.push_back(f.tx);
     free_slots_.push_back(uint32_t(c.packet.id));
     send_response(f.port);

@@ -39,6 +39,7 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
+#include "models/common/picoseconds.h"
 #include "models/common/index_bits.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
@@ -114,6 +115,7 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_time fixed_latency_;  // added to every response (HierarchyConfig)
   sc_core::sc_event wake_;
   uint64_t now_cycle_ = 0;
+  const Picoseconds ps_;  // SystemC time <-> picoseconds at the platform's time resolution
 
   StatGroup stats_;
   Counter requests_{stats_, "requests", "accesses", "timed accesses from the SMs"};

@@ -10,7 +10,6 @@
 
 namespace gpusoc::sm {
 
-using sc_core::SC_PS;
 using sc_core::sc_time;
 
 CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
@@ -26,9 +25,6 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       l1_(config.l1),
       constant_(config.constant),
       stats_(stats_parent, basename(), config.warp_slots) {
-  if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS))
-    throw ModelError(sc_module::name(),
-                     "the cycle-level SM needs a SystemC time resolution of 1 ps");
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
   port_.on_dmi_revoked([this](uint64_t start, uint64_t end) {
@@ -49,12 +45,12 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
 CycleSm::~CycleSm() = default;
 
 uint64_t CycleSm::now_cycle() const {
-  const uint64_t ps = sc_core::sc_time_stamp().value();
+  const uint64_t ps = ps_.now();
   return (ps + cycle_ps_ - 1) / cycle_ps_;
 }
 
 sc_time CycleSm::time_of(uint64_t cycle) const {
-  return sc_time(double(cycle * cycle_ps_), SC_PS);
+  return ps_.time(cycle * cycle_ps_);
 }
 
 void CycleSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
@@ -345,7 +341,7 @@ std::string CycleSm::lost_reply_report(const ResidentCta& cta) const {
 
 void CycleSm::run() {
   quantum_ = decoupling_quantum(config_.quantum);
-  const uint64_t quantum_ps = quantum_.value();
+  const uint64_t quantum_ps = ps_.of(quantum_);
   for (;;) {
     if (!arriving_.empty()) {
       cycle_ = std::max(cycle_, now_cycle());
@@ -373,14 +369,14 @@ void CycleSm::run() {
     // late and send its next requests then. (In step costs 11% more host instructions on the
     // V100 reduction, a 64th 3%, with the same timing to 0.1%; a 16th still moved it by 4%.)
     const uint64_t lookahead_ps = port_.awaiting_end_req() ? quantum_ps / 64 : quantum_ps;
-    const uint64_t horizon = (sc_core::sc_time_stamp().value() + lookahead_ps) / cycle_ps_;
+    const uint64_t horizon = (ps_.now() + lookahead_ps) / cycle_ps_;
     if (next > horizon) {
       advance_to(std::max(horizon, cycle_ + 1));
       synchronize_to(cycle_);
       continue;
     }
     advance_to(next);
-    if (cycle_ * cycle_ps_ > sc_core::sc_time_stamp().value() + lookahead_ps)
+    if (cycle_ * cycle_ps_ > ps_.now() + lookahead_ps)
       synchronize_to(cycle_);
   }
 }

@@ -19,6 +19,7 @@
 
 #include <systemc>
 
+#include "models/common/picoseconds.h"
 #include "models/common/sparse_memory.h"
 #include "models/ptx/cta_runner.h"
 #include "models/sm/coalescer.h"
@@ -217,6 +218,7 @@ class CycleSm : public sc_core::sc_module,
   const uint32_t sm_id_;
   const CycleSmConfig config_;
   const uint64_t cycle_ps_;
+  const Picoseconds ps_;  // SystemC time <-> picoseconds at the platform's time resolution
   MemoryRequestPort port_;
   MemoryRequestPort tex_port_;
   CtaRetirementListener* listener_ = nullptr;

@@ -276,7 +276,7 @@ void CycleSm::take_replies() {
                                            "(tag 0x{:x})",
                                            c.tag));
     }
-    const uint64_t ps = c.time.value();
+    const uint64_t ps = ps_.of(c.time);
     due_.push(Due{std::max(cycle_, (ps + cycle_ps_ - 1) / cycle_ps_), c.tag});
   }
 }

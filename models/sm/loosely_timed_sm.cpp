@@ -11,7 +11,6 @@
 
 namespace gpusoc::sm {
 
-using sc_core::SC_PS;
 using sc_core::sc_time;
 
 struct LooselyTimedSm::ResidentCta {
@@ -33,7 +32,7 @@ LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
       tex_initiator("tex_initiator"),
       sm_id_(sm_id),
       timing_(timing),
-      cycle_ps_(Ps(timing.cycle().value())),
+      cycle_ps_(timing.cycle_ps()),
       scratch_(32 * ptx::kWarpSize),
       stats_(stats_parent, basename()),
       ctas_(stats_, "ctas", "CTAs", "CTAs run to completion"),
@@ -47,10 +46,6 @@ LooselyTimedSm::LooselyTimedSm(sc_core::sc_module_name name, uint32_t sm_id,
                 "warp time spent waiting for global loads and texture fetches"),
       texture_requests_(stats_, "texture_requests", "requests",
                         "texture and surface warp instructions sent to the texture unit") {
-  if (sc_core::sc_get_time_resolution() != sc_time(1, SC_PS)) {
-    throw ModelError(sc_module::name(),
-                     "the loosely timed SM needs a SystemC time resolution of 1 ps");
-  }
   mem_initiator.register_invalidate_direct_mem_ptr(this,
                                                    &LooselyTimedSm::invalidate_direct_mem_ptr);
   tx_.set_extension(&request_);
@@ -66,8 +61,8 @@ LooselyTimedSm::~LooselyTimedSm() {
   tex_tx_.clear_extension(&tex_request_);
 }
 
-LooselyTimedSm::Ps LooselyTimedSm::now_ps() {
-  return Ps(sc_core::sc_time_stamp().value());
+LooselyTimedSm::Ps LooselyTimedSm::now_ps() const {
+  return ps_.now();
 }
 
 void LooselyTimedSm::launch_cta(GridWork& grid, ptx::Dim3 ctaid) {
@@ -97,7 +92,7 @@ void LooselyTimedSm::admit_new_ctas() {
     auto cta = std::make_unique<ResidentCta>(*a.grid, a.ctaid, runners_.take(*a.grid));
     cta->start = a.time;
     cta->runner.start(a.ctaid, sm_id_, &device_memory(), this);
-    cta->ready.assign(cta->runner.num_warps(), cta->start + Ps(timing_.cta_launch.value()));
+    cta->ready.assign(cta->runner.num_warps(), cta->start + ps_.of(timing_.cta_launch));
     resident_.push_back(std::move(cta));
   }
 }
@@ -120,14 +115,14 @@ bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
 
 void LooselyTimedSm::catch_up(Ps t) {
   const Ps now = now_ps();
-  if (t > now) wait(sc_time(double(t - now), SC_PS));
+  if (t > now) wait(ps_.time(t) - sc_core::sc_time_stamp());
 }
 
 void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
   CtaReport report;
   report.ctaid = cta->ctaid;
-  report.start = sc_time(double(cta->start), SC_PS);
-  report.end = sc_time(double(cta->end), SC_PS);
+  report.start = ps_.time(cta->start);
+  report.end = ps_.time(cta->end);
   cta->runner.add_stats(report.stats);
   ++ctas_;
   warp_instructions_ += report.stats.warp_instructions;
@@ -165,7 +160,7 @@ void LooselyTimedSm::drop_failed_grids() {
     it = resident_.erase(it);
     listener_->cta_retired(
         *cta->grid, sm_id_,
-        dropped_cta(cta->ctaid, sc_time(double(cta->start), SC_PS), sc_core::sc_time_stamp()));
+        dropped_cta(cta->ctaid, ps_.time(cta->start), sc_core::sc_time_stamp()));
   }
 }
 
@@ -187,7 +182,7 @@ void LooselyTimedSm::run_slice(ResidentCta& cta, uint32_t w) {
     failed->grid->failed = true;
     CtaReport report;
     report.ctaid = failed->ctaid;
-    report.start = sc_time(double(failed->start), SC_PS);
+    report.start = ps_.time(failed->start);
     report.end = sc_core::sc_time_stamp();
     report.failed = true;
     report.message = e.what();
@@ -236,9 +231,9 @@ void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addre
   request_.sectors = n;
   const Ps now = now_ps();
   const Ps leaves = std::max(access_time_, now);
-  sc_time delay(double(leaves - now), SC_PS);
+  sc_time delay = ps_.time(leaves - now);
   mem_initiator->b_transport(tx_, delay);
-  const Ps done = now + Ps(delay.value());
+  const Ps done = now + ps_.of(delay);
   ++memory_requests_;
   sectors_ += n;
   // Stores are posted; loads and atomics hold the warp until the data returns.
@@ -267,12 +262,12 @@ void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
   tex_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Ps now = now_ps();
   const Ps leaves = std::max(access_time_, now);
-  sc_time delay(double(leaves - now), SC_PS);
+  sc_time delay = ps_.time(leaves - now);
   tex_initiator->b_transport(tex_tx_, delay);
   ++texture_requests_;
   // Fetches and surface loads hold the warp until their results arrive; stores are posted.
   if (f.kind == ptx::GlobalAccess::Load) {
-    const Ps done = now + Ps(delay.value());
+    const Ps done = now + ps_.of(delay);
     slice_stall_ += done - leaves;
     access_time_ = done;
   }
@@ -280,7 +275,7 @@ void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
 
 void LooselyTimedSm::run() {
   quantum_ = decoupling_quantum(timing_.quantum);
-  const Ps quantum = Ps(quantum_.value());
+  const Ps quantum = ps_.of(quantum_);
   for (;;) {
     admit_new_ctas();
     drop_failed_grids();

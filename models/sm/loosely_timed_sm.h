@@ -14,6 +14,7 @@
 #include <tlm>
 
 #include "models/common/gpu_request.h"
+#include "models/common/picoseconds.h"
 #include "models/common/sparse_memory.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
@@ -63,11 +64,12 @@ class LooselyTimedSm : public sc_core::sc_module,
                      unsigned bytes) override;
   void texture_access(const ptx::TextureFootprint& footprint) override;
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  static Ps now_ps();
+  Ps now_ps() const;
 
   const uint32_t sm_id_;
   const LtSmTiming timing_;
   const Ps cycle_ps_;
+  const Picoseconds ps_;  // SystemC time <-> Ps at the platform's time resolution
   CtaRetirementListener* listener_ = nullptr;
   struct Arrival {
     GridWork* grid;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 #include <systemc>
@@ -20,7 +21,8 @@ struct LtSmTiming {
   sc_core::sc_time quantum;          // how far an SM may run ahead (0: decoupling_quantum's)
   sc_core::sc_time cta_launch;       // cost to start a CTA on an SM
 
-  sc_core::sc_time cycle() const { return sc_core::sc_time(1e6 / clock_mhz, sc_core::SC_PS); }
+  /// One shader cycle, to the nearest picosecond.
+  uint64_t cycle_ps() const { return uint64_t(std::llround(1e6 / clock_mhz)); }
   /// Reads sm.lt.* (the platform sets clock_mhz); throws ConfigError naming the key.
   static LtSmTiming from_config(const Config& config);
 };

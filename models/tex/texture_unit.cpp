@@ -60,11 +60,11 @@ const GpuRequest& TextureUnit::request_of(const tlm::tlm_generic_payload& tx) {
 }
 
 uint64_t TextureUnit::cycle_of(const sc_core::sc_time& t) const {
-  return ceil_div(t.value(), cycle_ps_);
+  return ceil_div(ps_.of(t), cycle_ps_);
 }
 
 sc_core::sc_time TextureUnit::time_of(uint64_t cycle) const {
-  return sc_core::sc_time::from_value(cycle * cycle_ps_);
+  return ps_.time(cycle * cycle_ps_);
 }
 
 uint64_t TextureUnit::address_generation(const GpuRequest& r, uint64_t start) {
@@ -111,10 +111,10 @@ void TextureUnit::queue_writes(const std::vector<std::pair<uint64_t, uint32_t>>&
 void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_time& delay) {
   const GpuRequest& r = request_of(tx);
   const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
-  const uint64_t now_ps = sc_core::sc_time_stamp().value();
+  const uint64_t now_ps = ps_.now();
   const uint64_t agen_ps = ceil_div(std::max(r.quads, 1u), config_.quads_per_cycle) * cycle_ps_;
-  const uint64_t start = cycle_of(
-      sc_core::sc_time::from_value(lt_agen_.book(arrival.value(), agen_ps, now_ps) - agen_ps));
+  const uint64_t start =
+      ceil_div(lt_agen_.book(ps_.of(arrival), agen_ps, now_ps) - agen_ps, cycle_ps_);
   stats_.queue_cycles += start - cycle_of(arrival);
   ++stats_.requests;
   uint64_t ready = start;
@@ -150,9 +150,8 @@ void TextureUnit::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_tim
   const uint64_t filter_cycles = ceil_div(r.texels, config_.texels_per_cycle);
   stats_.filter_cycles += filter_cycles;
   stats_.texels += r.texels;
-  const uint64_t filtered =
-      lt_filter_.book(time_of(ready).value(), filter_cycles * cycle_ps_, now_ps);
-  const uint64_t done = cycle_of(sc_core::sc_time::from_value(filtered)) + config_.filter_latency;
+  const uint64_t filtered = lt_filter_.book(ready * cycle_ps_, filter_cycles * cycle_ps_, now_ps);
+  const uint64_t done = ceil_div(filtered, cycle_ps_) + config_.filter_latency;
   stats_.latency_cycles += done - cycle_of(arrival);
   delay = time_of(done) - std::min(time_of(done), sc_core::sc_time_stamp());
   tx.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -29,6 +29,7 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
+#include "models/common/picoseconds.h"
 #include "models/common/config.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
@@ -130,6 +131,7 @@ class TextureUnit : public sc_core::sc_module {
 
   const TextureUnitConfig config_;
   const uint64_t cycle_ps_;
+  const Picoseconds ps_;  // SystemC time <-> picoseconds at the platform's time resolution
   sm::MemoryRequestPort port_;
   sm::SectoredCache cache_;
   Stats stats_;

@@ -17,6 +17,7 @@
 
 #include "models/common/bus_width_bridge.h"
 #include "models/common/config.h"
+#include "models/common/error.h"
 #include "models/common/memory_target.h"
 #include "platform/gpu_soc.h"
 #include "tests/support/systemc_test.h"
@@ -289,6 +290,22 @@ TEST(BareInitiator, DrivesTheGpuFromTheDocumentationAlone) {
 
 TEST(BareInitiator, DrivesTheGpuThroughSixtyFourBitSockets) {
   drive_the_gpu_from_the_documentation_alone<64>();
+}
+
+TEST(BareInitiator, ATimeResolutionCoarserThanANanosecondIsRefusedByName) {
+  testing::fresh_systemc();
+  sc_core::sc_set_time_resolution(10, SC_NS);
+  Config config;
+  config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+  StatGroup stats;
+  try {
+    platform::GpuSoc gpu("gpu", config, stats);
+    FAIL() << "built at a 10 ns resolution";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("time resolution is 10 ns: the GPU needs 1 ns or finer"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
