@@ -12,10 +12,10 @@
 namespace gpusoc::gigathread {
 namespace {
 
-const Param<std::string> kPolicy{"gigathread.dispatch_policy", "round_robin", "",
-                                 "how the CTA distributor picks an SM for each CTA: round_robin "
-                                 "(across GPCs, then TPCs) or fill (lowest SM with room)",
-                                 OneOf{"round_robin", "fill"}};
+const Param<std::string> kPolicy{
+    "gigathread.dispatch_policy", "round_robin", "",
+    "how the CTA distributor picks an SM for each CTA: " + dispatch_policies().describe(),
+    OneOf(dispatch_policies().names())};
 const ptx::LaunchWatchdog kWatchdogDefaults;
 const Param<uint64_t> kWatchdog{"gigathread.watchdog_warp_instructions",
                                 kWatchdogDefaults.launch_instructions, "instructions",
@@ -57,7 +57,7 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
     : sc_module(name),
       grid_in("grid_in"),
       config_(config),
-      policy_(make_dispatch_policy(config.policy, config.places)),
+      policy_(dispatch_policies().make(config.policy, config.places)),
       printf_sink_([](const std::string& s) { std::fputs(s.c_str(), stdout); }),
       stats_(stats_parent, basename()),
       grids_(stats_, "grids", "grids", "grids run to completion or failure"),

@@ -1,10 +1,6 @@
 #include "models/gigathread/dispatch_policy.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
-
-#include "models/common/error.h"
 
 namespace gpusoc::gigathread {
 namespace {
@@ -48,33 +44,23 @@ class Fill : public CtaDispatchPolicy {
   uint32_t choose(const std::vector<uint32_t>& candidates) override { return candidates.front(); }
 };
 
-using Factory = std::function<std::unique_ptr<CtaDispatchPolicy>(const std::vector<SmPlace>&)>;
-
-const std::map<std::string, Factory>& registry() {
-  static const std::map<std::string, Factory> policies = {
-      {"round_robin", [](const auto& p) { return std::make_unique<RoundRobin>(p); }},
-      {"fill", [](const auto&) { return std::make_unique<Fill>(); }},
-  };
-  return policies;
-}
+const DispatchPolicyRegistry::Entry kRoundRobin{
+    "round_robin", "across GPCs, then TPCs, then the SMs of a TPC",
+    [](const std::vector<SmPlace>& places) -> std::unique_ptr<CtaDispatchPolicy> {
+      return std::make_unique<RoundRobin>(places);
+    }};
+const DispatchPolicyRegistry::Entry kFill{
+    "fill", "the lowest-numbered SM with room",
+    [](const std::vector<SmPlace>&) -> std::unique_ptr<CtaDispatchPolicy> {
+      return std::make_unique<Fill>();
+    }};
 
 }  // namespace
 
-std::vector<std::string> dispatch_policy_names() {
-  std::vector<std::string> names;
-  for (const auto& [name, factory] : registry()) names.push_back(name);
-  return names;
-}
-
-std::unique_ptr<CtaDispatchPolicy> make_dispatch_policy(const std::string& name,
-                                                        const std::vector<SmPlace>& places) {
-  auto it = registry().find(name);
-  if (it == registry().end()) {
-    std::string list;
-    for (const std::string& n : dispatch_policy_names()) list += (list.empty() ? "" : ", ") + n;
-    throw ConfigError("unknown CTA dispatch policy '" + name + "' (policies: " + list + ")");
-  }
-  return it->second(places);
+const DispatchPolicyRegistry& dispatch_policies() {
+  static const DispatchPolicyRegistry registry("gigathread.dispatch_policy",
+                                               "CTA dispatch policy", {kRoundRobin, kFill});
+  return registry;
 }
 
 }  // namespace gpusoc::gigathread

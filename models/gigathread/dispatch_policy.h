@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/common/registry.h"
+
 namespace gpusoc::gigathread {
 
 /// Where an SM sits in the chip.
@@ -24,9 +26,8 @@ class CtaDispatchPolicy {
 /// "round_robin": spreads consecutive CTAs across GPCs first, then TPCs, then the SMs of a TPC,
 ///   continuing after the SM chosen last (the default; how the GigaThread engine balances work).
 /// "fill": the lowest-numbered SM with room, packing CTAs onto as few SMs as possible.
-/// Throws ConfigError naming the policies for any other name.
-std::unique_ptr<CtaDispatchPolicy> make_dispatch_policy(const std::string& name,
-                                                        const std::vector<SmPlace>& places);
-std::vector<std::string> dispatch_policy_names();
+using DispatchPolicyRegistry = Registry<CtaDispatchPolicy, const std::vector<SmPlace>&>;
+/// The policies gigathread.dispatch_policy names, built for the SMs' places.
+const DispatchPolicyRegistry& dispatch_policies();
 
 }  // namespace gpusoc::gigathread

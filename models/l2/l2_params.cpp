@@ -4,6 +4,7 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/l2/l2_slice.h"
 
 namespace gpusoc::l2 {
 namespace {
@@ -40,9 +41,10 @@ const Param<U32> kReplyQueue{"l2.reply_queue", kL2.reply_queue, "packets",
                              "replies waiting for the reply network, beyond those still in the "
                              "hit pipeline (hit_latency of them)",
                              Range{1, 4096}};
-const Param<std::string> kReplacement{"l2.replacement", kL2.replacement, "",
-                                      "L2 replacement policy: lru, fifo or random (fixed seed)",
-                                      OneOf{"lru", "fifo", "random"}};
+const Param<std::string> kReplacement{
+    "l2.replacement", kL2.replacement, "",
+    "L2 replacement policy: " + replacement_policies().describe(),
+    OneOf(replacement_policies().names())};
 
 const Param<U32> kRopOps{"rop.ops_per_cycle", kRop.ops_per_cycle, "operations",
                          "atomic operations a ROP starts per L2 cycle", Range{1, 64}};

@@ -56,10 +56,9 @@ std::string L2Config::problem(const std::string& prefix) const {
                "must be at least 2 (a miss may send a fill and a write-back)");
   }
   if (reply_queue == 0) return bad("reply_queue", reply_queue, "must be at least 1");
-  const auto& names = replacement_policy_names();
-  if (std::find(names.begin(), names.end(), replacement) == names.end()) {
+  if (!replacement_policies().find(replacement)) {
     return fmt::format("{}.replacement = '{}': unknown (known: {})", prefix, replacement,
-                       fmt::join(names, ", "));
+                       fmt::join(replacement_policies().names(), ", "));
   }
   return {};
 }
@@ -84,7 +83,7 @@ L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, StatGroup& stats_parent,
     valid.assign(tag.size(), 0);
     dirty.assign(tag.size(), 0);
     pending.assign(tag.size(), kNone);
-    policy = make_replacement_policy(c.replacement, sets, ways);
+    policy = replacement_policies().make(c.replacement, sets, ways);
     all_ways = ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1;
     empty_ways.assign(sets, all_ways);
     pending_ways.assign(sets, 0);

@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "models/common/mem_packet.h"
+#include "models/common/registry.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/mempart/address_mapping.h"
@@ -98,10 +99,9 @@ class ReplacementPolicy {
   /// Deterministic.
   virtual uint32_t victim(uint32_t set, uint64_t candidates) = 0;
 };
-/// ConfigError for an unknown name, naming the known ones.
-std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name,
-                                                           uint32_t sets, uint32_t ways);
-const std::vector<std::string>& replacement_policy_names();
+using ReplacementRegistry = Registry<ReplacementPolicy, uint32_t, uint32_t>;  // (sets, ways)
+/// The policies l2.replacement names: lru, fifo, random.
+const ReplacementRegistry& replacement_policies();
 
 struct L2Stats : StatGroup {
   explicit L2Stats(StatGroup& parent) : StatGroup(parent, "l2") {}

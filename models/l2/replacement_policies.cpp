@@ -1,11 +1,7 @@
-// The L2's replacement policies, chosen by name. Per-set state lives in flat arrays indexed by
+// The L2's replacement policies and their catalog (models/common/registry.h). Per-set state lives in flat arrays indexed by
 // set * ways + way, so a choice costs O(ways) and allocates nothing.
 #include <cstring>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include "models/common/error.h"
 #include "models/l2/l2_slice.h"
 
 namespace gpusoc::l2 {
@@ -65,20 +61,26 @@ class RandomPolicy final : public ReplacementPolicy {
   uint64_t state_ = 0x9E3779B97F4A7C15ULL;
 };
 
+using Entry = ReplacementRegistry::Entry;
+const Entry kLru{"lru", "least recently used",
+                 [](uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+                   return std::make_unique<RecencyPolicy>(sets, ways, true);
+                 }};
+const Entry kFifo{"fifo", "first filled, first evicted",
+                  [](uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+                    return std::make_unique<RecencyPolicy>(sets, ways, false);
+                  }};
+const Entry kRandom{"random", "uniform, from a fixed seed",
+                    [](uint32_t, uint32_t) -> std::unique_ptr<ReplacementPolicy> {
+                      return std::make_unique<RandomPolicy>();
+                    }};
+
 }  // namespace
 
-const std::vector<std::string>& replacement_policy_names() {
-  static const std::vector<std::string> names{"lru", "fifo", "random"};
-  return names;
-}
-
-std::unique_ptr<ReplacementPolicy> make_replacement_policy(const std::string& name, uint32_t sets,
-                                                           uint32_t ways) {
-  if (name == "lru") return std::make_unique<RecencyPolicy>(sets, ways, true);
-  if (name == "fifo") return std::make_unique<RecencyPolicy>(sets, ways, false);
-  if (name == "random") return std::make_unique<RandomPolicy>();
-  throw ConfigError(fmt::format("unknown replacement policy '{}' (known: {})", name,
-                                fmt::join(replacement_policy_names(), ", ")));
+const ReplacementRegistry& replacement_policies() {
+  static const ReplacementRegistry registry("l2.replacement", "replacement policy",
+                                            {kLru, kFifo, kRandom});
+  return registry;
 }
 
 }  // namespace gpusoc::l2

@@ -11,13 +11,11 @@ namespace {
 const ControllerConfig kDefaults;
 
 const Param<std::string> kScheduler{"memory.controller.scheduler", kDefaults.scheduler, "",
-                                    "DRAM command scheduler: fcfs (oldest first) or frfcfs (row "
-                                    "hits first, then oldest, with a starvation cap)",
-                                    OneOf(dram_scheduler_names())};
+                                    "DRAM command scheduler: " + dram_schedulers().describe(),
+                                    OneOf(dram_schedulers().names())};
 const Param<std::string> kPagePolicy{"memory.controller.page_policy", kDefaults.page_policy, "",
-                                     "open: rows stay open; closed: auto-precharge after the "
-                                     "last queued request to the row",
-                                     OneOf(page_policy_names())};
+                                     "page policy: " + page_policies().describe(),
+                                     OneOf(page_policies().names())};
 const Param<uint32_t> kReadQueue{"memory.controller.read_queue", kDefaults.read_queue, "requests",
                                  "read queue entries per channel", Range{1, 4096}};
 const Param<uint32_t> kWriteQueue{"memory.controller.write_queue", kDefaults.write_queue,

@@ -18,39 +18,16 @@ using K = DramCommandKind;
 // What a request's bank needed before its column command (for the row hit statistics).
 enum Outcome : uint8_t { kHit = 0, kMiss = 1, kConflict = 2 };
 
-struct PagePolicy {
-  const char* name;
-  bool auto_precharge;  // close the row after the last queued request to it
-};
-const PagePolicy kPagePolicies[] = {{"open", false}, {"closed", true}};
-
-const PagePolicy* find_page_policy(const std::string& name) {
-  for (const PagePolicy& p : kPagePolicies) {
-    if (name == p.name) return &p;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
-const std::vector<std::string>& page_policy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const PagePolicy& p : kPagePolicies) v.emplace_back(p.name);
-    return v;
-  }();
-  return names;
-}
-
 std::string ControllerConfig::problem(const std::string& prefix) const {
-  const auto& schedulers = dram_scheduler_names();
-  if (std::find(schedulers.begin(), schedulers.end(), scheduler) == schedulers.end()) {
+  if (!dram_schedulers().find(scheduler)) {
     return fmt::format("{}.scheduler: unknown scheduler '{}' (known: {})", prefix, scheduler,
-                       fmt::join(schedulers, ", "));
+                       fmt::join(dram_schedulers().names(), ", "));
   }
-  if (!find_page_policy(page_policy)) {
+  if (!page_policies().find(page_policy)) {
     return fmt::format("{}.page_policy: unknown page policy '{}' (known: {})", prefix, page_policy,
-                       fmt::join(page_policy_names(), ", "));
+                       fmt::join(page_policies().names(), ", "));
   }
   if (read_queue == 0) return prefix + ".read_queue must be at least 1";
   if (write_queue == 0) return prefix + ".write_queue must be at least 1";
@@ -97,8 +74,8 @@ MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timi
     throw ConfigError(fmt::format("{}.per_bank_refresh: {} has no per-bank refresh (tRFCpb 0)",
                                   prefix, timing.name));
   }
-  auto_precharge_ = find_page_policy(config.page_policy)->auto_precharge;
-  scheduler_ = make_dram_scheduler(config.scheduler, config.starvation_cap);
+  auto_precharge_ = page_policies().make(config.page_policy)->closes_idle_rows();
+  scheduler_ = dram_schedulers().make(config.scheduler, config.starvation_cap);
   banks_per_rank_ = timing.banks();
   const size_t banks = size_t(timing.ranks) * banks_per_rank_;
   while ((size_t(1) << bank_bits_) < banks) ++bank_bits_;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "models/common/counter_vector.h"
+#include "models/common/registry.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/mempart/address_mapping.h"
@@ -71,12 +72,21 @@ class DramScheduler {
   /// its bank were served as row hits before it.
   virtual uint8_t urgency(bool row_hit, uint32_t bypassed) const = 0;
 };
-/// ConfigError for an unknown name (naming the known ones).
-std::unique_ptr<DramScheduler> make_dram_scheduler(const std::string& name,
-                                                   uint32_t starvation_cap);
-const std::vector<std::string>& dram_scheduler_names();
-/// The page policies ControllerConfig::page_policy names.
-const std::vector<std::string>& page_policy_names();
+using DramSchedulerRegistry = Registry<DramScheduler, uint32_t>;  // (starvation_cap)
+/// The schedulers memory.controller.scheduler names: fcfs, frfcfs.
+const DramSchedulerRegistry& dram_schedulers();
+
+/// Whether a bank's row stays open after its last queued request.
+class PagePolicy {
+ public:
+  virtual ~PagePolicy() = default;
+  virtual const char* name() const = 0;
+  /// Close the row (auto-precharge) when no queued request wants it any more.
+  virtual bool closes_idle_rows() const = 0;
+};
+using PagePolicyRegistry = Registry<PagePolicy>;
+/// The policies memory.controller.page_policy names: open, closed.
+const PagePolicyRegistry& page_policies();
 
 struct ControllerStats : StatGroup {
   /// `banks`: the channel's banks (rank-major, then bank group, then bank).

@@ -5,6 +5,7 @@
 #include "models/common/error.h"
 #include "models/common/param.h"
 #include "models/sm/cache_params.h"
+#include "models/sm/warp_scheduler.h"
 
 namespace gpusoc::sm {
 namespace {
@@ -19,10 +20,10 @@ const Param<U32> kBlocks{"sm.processing_blocks", 1, "blocks",
                          "processing blocks (sub-cores) per SM, each with its own warp "
                          "scheduler, dispatch and pipelines; warp slot s belongs to block s % n",
                          Range{1, 8}};
-const Param<std::string> kScheduler{"sm.scheduler", "gto", "",
-                                    "warp scheduling policy of each processing block: lrr "
-                                    "(loose round-robin), gto (greedy-then-oldest), two_level",
-                                    OneOf{"lrr", "gto", "two_level"}};
+const Param<std::string> kScheduler{
+    "sm.scheduler", "gto", "",
+    "warp scheduling policy of each processing block: " + warp_schedulers().describe(),
+    OneOf(warp_schedulers().names())};
 const Param<U32> kTwoLevelActive{"sm.two_level_active_warps", 8, "warps",
                                  "size of the two_level scheduler's active set, per block",
                                  Range{1, 64}};

@@ -43,8 +43,9 @@ class GtoScheduler : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_gto_scheduler(const WarpSchedulerOptions&) {
-  return std::make_unique<GtoScheduler>();
-}
+extern const WarpSchedulerRegistry::Entry kGtoScheduler{
+    "gto", "greedy-then-oldest", [](const WarpSchedulerOptions&) -> std::unique_ptr<WarpScheduler> {
+      return std::make_unique<GtoScheduler>();
+    }};
 
 }  // namespace gpusoc::sm

@@ -23,8 +23,9 @@ class LrrScheduler : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_lrr_scheduler(const WarpSchedulerOptions&) {
-  return std::make_unique<LrrScheduler>();
-}
+extern const WarpSchedulerRegistry::Entry kLrrScheduler{
+    "lrr", "loose round-robin", [](const WarpSchedulerOptions&) -> std::unique_ptr<WarpScheduler> {
+      return std::make_unique<LrrScheduler>();
+    }};
 
 }  // namespace gpusoc::sm

@@ -96,10 +96,12 @@ class TwoLevelScheduler : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_two_level_scheduler(const WarpSchedulerOptions& options) {
-  if (options.two_level_active_warps == 0)
-    throw ConfigError("sm.two_level_active_warps = 0: the two_level scheduler needs at least 1");
-  return std::make_unique<TwoLevelScheduler>(options.two_level_active_warps);
-}
+extern const WarpSchedulerRegistry::Entry kTwoLevelScheduler{
+    "two_level", "round-robin within an active set; a warp waiting on memory is swapped out",
+    [](const WarpSchedulerOptions& options) -> std::unique_ptr<WarpScheduler> {
+      if (options.two_level_active_warps == 0)
+        throw ConfigError("sm.two_level_active_warps = 0: the two_level scheduler needs at least 1");
+      return std::make_unique<TwoLevelScheduler>(options.two_level_active_warps);
+    }};
 
 }  // namespace gpusoc::sm

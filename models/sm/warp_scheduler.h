@@ -1,6 +1,6 @@
 // Warp scheduling policy of one processing block: each cycle, the block asks its scheduler for the
 // order in which to try its warps; the first one that can issue does. Policies are chosen by name
-// (sm.scheduler) from make_warp_scheduler(); the SM never branches on the policy itself.
+// (sm.scheduler) from warp_schedulers(); the SM never branches on the policy itself.
 //
 // Contract: order() fills `out` with a permutation of the block's warp slots that are occupied
 // (the `live` list, in slot order), the first to try first. issued() tells the policy which warp
@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "models/common/registry.h"
 
 namespace gpusoc::sm {
 
@@ -40,13 +42,11 @@ struct WarpSchedulerOptions {
   uint32_t two_level_active_warps = 8;  // size of the two-level policy's active set
 };
 
-/// "lrr" (loose round-robin: start after the warp that issued last), "gto" (greedy-then-oldest:
-/// the warp that issued last, then the oldest), "two_level" (round-robin within an active set of
-/// warps; a warp waiting on memory is swapped out for the oldest pending one).
-/// Throws ConfigError (naming sm.scheduler) for an unknown name.
-std::unique_ptr<WarpScheduler> make_warp_scheduler(const std::string& name,
-                                                   const WarpSchedulerOptions& options);
-/// The names make_warp_scheduler() knows, for documentation and validation.
-const std::vector<std::string>& warp_scheduler_names();
+using WarpSchedulerRegistry = Registry<WarpScheduler, const WarpSchedulerOptions&>;
+/// The policies sm.scheduler names: lrr (loose round-robin: start after the warp that issued
+/// last), gto (greedy-then-oldest: the warp that issued last, then the oldest), two_level
+/// (round-robin within an active set of warps; a warp waiting on memory is swapped out for the
+/// oldest pending one). make() throws ConfigError naming sm.scheduler for an unknown name.
+const WarpSchedulerRegistry& warp_schedulers();
 
 }  // namespace gpusoc::sm

@@ -1,5 +1,5 @@
-// The warp scheduling policies behind make_warp_scheduler(), one per file, and the round-robin
-// walk that lrr and two_level share. Internal to models/sm.
+// The warp scheduling policies behind warp_schedulers(), one per file, and the round-robin walk
+// that lrr and two_level share. Internal to models/sm.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,8 @@
 
 namespace gpusoc::sm {
 
-std::unique_ptr<WarpScheduler> make_lrr_scheduler(const WarpSchedulerOptions& options);
-std::unique_ptr<WarpScheduler> make_gto_scheduler(const WarpSchedulerOptions& options);
-std::unique_ptr<WarpScheduler> make_two_level_scheduler(const WarpSchedulerOptions& options);
+// Each policy's entry, defined in its own file (lrr_scheduler.cpp, ...).
+extern const WarpSchedulerRegistry::Entry kLrrScheduler, kGtoScheduler, kTwoLevelScheduler;
 
 /// Appends the slots of `live` (in slot order) that `take` accepts, starting with the first slot
 /// >= `start` and wrapping around.

@@ -27,10 +27,10 @@ std::string CrossbarConfig::problem(const std::string& prefix) const {
   for (const auto& [name, value] : at_least_one) {
     if (value == 0) return key + name + " must be at least 1 (it is 0)";
   }
-  const std::vector<std::string>& names = crossbar_arbiter_names();
-  if (std::find(names.begin(), names.end(), arbiter) == names.end()) {
+  if (!crossbar_arbiters().find(arbiter)) {
     std::string known;
-    for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+    for (const std::string& name : crossbar_arbiters().names())
+      known += (known.empty() ? "" : ", ") + name;
     return key + "arbiter \"" + arbiter + "\" is not one of " + known;
   }
   return "";
@@ -90,7 +90,7 @@ struct Crossbar::Impl {
         outputs(out),
         request_direction(request),
         prefix(p),
-        arbiter(make_crossbar_arbiter(c, in, out)),
+        arbiter(crossbar_arbiters().make(c.arbiter, c, in, out)),
         voq(arbiter->virtual_output_queues()),
         slots(size_t(in) * c.input_buffer),
         free_slots(slots.size()),

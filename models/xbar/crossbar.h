@@ -31,6 +31,7 @@
 
 #include "models/common/counter_vector.h"
 #include "models/common/mem_packet.h"
+#include "models/common/registry.h"
 #include "models/common/stat_group.h"
 
 namespace gpusoc::xbar {
@@ -76,10 +77,9 @@ class CrossbarArbiter {
   virtual bool virtual_output_queues() const { return false; }
   static constexpr uint32_t kNone = ~uint32_t(0);
 };
-/// ConfigError for an unknown name, naming the known ones.
-std::unique_ptr<CrossbarArbiter> make_crossbar_arbiter(const CrossbarConfig& config,
-                                                       uint32_t inputs, uint32_t outputs);
-const std::vector<std::string>& crossbar_arbiter_names();
+using ArbiterRegistry = Registry<CrossbarArbiter, const CrossbarConfig&, uint32_t, uint32_t>;
+/// The arbiters xbar.arbiter names (rr, islip), built for (config, inputs, outputs).
+const ArbiterRegistry& crossbar_arbiters();
 
 /// One network's statistics, per port: inputs' grants and waits, outputs' deliveries.
 struct CrossbarStats : StatGroup {

@@ -145,25 +145,25 @@ class IslipArbiter final : public CrossbarArbiter {
   OutputGrants grants_;
 };
 
-// The registry: every arbiter by name.
-struct ArbiterEntry {
-  const char* name;
-  std::unique_ptr<CrossbarArbiter> (*make)(const CrossbarConfig&, uint32_t, uint32_t);
-};
-const ArbiterEntry kArbiters[] = {
-    {"rr",
-     [](const CrossbarConfig&, uint32_t inputs,
-        uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
-       return std::make_unique<RoundRobinArbiter>(inputs, outputs);
-     }},
-    {"islip",
-     [](const CrossbarConfig& config, uint32_t inputs,
-        uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
-       return std::make_unique<IslipArbiter>(inputs, outputs, config.islip_iterations);
-     }},
-};
+const ArbiterRegistry::Entry kRoundRobin{
+    "rr", "round-robin per output over each input's oldest packet, with head-of-line blocking",
+    [](const CrossbarConfig&, uint32_t inputs,
+       uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
+      return std::make_unique<RoundRobinArbiter>(inputs, outputs);
+    }};
+const ArbiterRegistry::Entry kIslip{
+    "islip", "iSLIP over virtual output queues",
+    [](const CrossbarConfig& config, uint32_t inputs,
+       uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
+      return std::make_unique<IslipArbiter>(inputs, outputs, config.islip_iterations);
+    }};
 
 }  // namespace
+
+const ArbiterRegistry& crossbar_arbiters() {
+  static const ArbiterRegistry registry("xbar.arbiter", "crossbar arbiter", {kRoundRobin, kIslip});
+  return registry;
+}
 
 void CrossbarArbiter::match(const std::vector<uint32_t>& wants, const std::vector<uint8_t>& free,
                             std::vector<uint32_t>& grant) {
@@ -175,26 +175,6 @@ void CrossbarArbiter::match(const std::vector<uint32_t>& wants, const std::vecto
   match_requests(requests, granted);
   grant.assign(wants.size(), kNone);
   for (const CrossbarRequest& g : granted) grant[g.input] = g.output;
-}
-
-const std::vector<std::string>& crossbar_arbiter_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list;
-    for (const ArbiterEntry& entry : kArbiters) list.emplace_back(entry.name);
-    return list;
-  }();
-  return names;
-}
-
-std::unique_ptr<CrossbarArbiter> make_crossbar_arbiter(const CrossbarConfig& config,
-                                                       uint32_t inputs, uint32_t outputs) {
-  for (const ArbiterEntry& entry : kArbiters) {
-    if (config.arbiter == entry.name) return entry.make(config, inputs, outputs);
-  }
-  std::string known;
-  for (const ArbiterEntry& entry : kArbiters)
-    known += std::string(known.empty() ? "" : ", ") + entry.name;
-  throw ConfigError("unknown crossbar arbiter \"" + config.arbiter + "\" (known: " + known + ")");
 }
 
 }  // namespace gpusoc::xbar

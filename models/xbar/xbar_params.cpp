@@ -4,6 +4,7 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/xbar/crossbar.h"
 
 namespace gpusoc::xbar {
 namespace {
@@ -30,12 +31,9 @@ const Param<U32> kHeader{"xbar.header_bytes", kDefaults.header_bytes, "bytes",
                          "header bytes of every packet on the wire; data follows in the "
                          "direction that carries it",
                          Range{0, 1024}};
-// The choices repeat crossbar_arbiter_names(); xbar_params_test checks that they agree.
 const Param<std::string> kArbiter{"xbar.arbiter", kDefaults.arbiter, "",
-                                  "switch allocation: rr (round-robin per output over each "
-                                  "input's oldest packet, with head-of-line blocking) or islip "
-                                  "(iSLIP over virtual output queues)",
-                                  OneOf{"rr", "islip"}};
+                                  "switch allocation: " + crossbar_arbiters().describe(),
+                                  OneOf(crossbar_arbiters().names())};
 const Param<U32> kIslipIterations{"xbar.islip_iterations", kDefaults.islip_iterations, "",
                                   "request-grant-accept iterations per cycle of the islip arbiter",
                                   Range{1, 64}};

@@ -13,7 +13,7 @@ namespace {
 constexpr uint64_t kAll = 0b1111;  // candidates: a bit per way
 
 TEST(L2Replacement, LruEvictsTheLeastRecentlyUsedCandidate) {
-  auto lru = make_replacement_policy("lru", 2, 4);
+  auto lru = replacement_policies().make("lru", 2, 4);
   EXPECT_EQ(lru->victim(0, kAll), 0u);  // never used: the lowest way
   for (uint32_t w = 0; w < 4; ++w) lru->inserted(0, w);
   lru->touched(0, 1);
@@ -27,7 +27,7 @@ TEST(L2Replacement, LruEvictsTheLeastRecentlyUsedCandidate) {
 }
 
 TEST(L2Replacement, SixtyFourWaysAreOneWordOfCandidates) {
-  auto lru = make_replacement_policy("lru", 1, 64);
+  auto lru = replacement_policies().make("lru", 1, 64);
   const uint64_t all = ~uint64_t(0);
   EXPECT_EQ(lru->victim(0, uint64_t(1) << 63), 63u);
   lru->inserted(0, 63);  // the oldest once every other way is used after it
@@ -39,7 +39,7 @@ TEST(L2Replacement, SixtyFourWaysAreOneWordOfCandidates) {
 }
 
 TEST(L2Replacement, FifoEvictsTheOldestInsertionWhateverTheHits) {
-  auto fifo = make_replacement_policy("fifo", 1, 4);
+  auto fifo = replacement_policies().make("fifo", 1, 4);
   for (uint32_t w : {2u, 0u, 3u, 1u}) fifo->inserted(0, w);
   fifo->touched(0, 2);
   fifo->touched(0, 0);
@@ -50,8 +50,8 @@ TEST(L2Replacement, FifoEvictsTheOldestInsertionWhateverTheHits) {
 }
 
 TEST(L2Replacement, RandomPicksOnlyCandidatesReproduciblyAndReachesEach) {
-  auto a = make_replacement_policy("random", 1, 4);
-  auto b = make_replacement_policy("random", 1, 4);
+  auto a = replacement_policies().make("random", 1, 4);
+  auto b = replacement_policies().make("random", 1, 4);
   constexpr uint64_t some = 0b1101;
   std::vector<int> picked(4, 0);
   for (int i = 0; i < 200; ++i) {
@@ -67,12 +67,12 @@ TEST(L2Replacement, RandomPicksOnlyCandidatesReproduciblyAndReachesEach) {
 }
 
 TEST(L2Replacement, AnUnknownNameIsAConfigErrorListingTheKnownOnes) {
-  EXPECT_EQ(replacement_policy_names(), (std::vector<std::string>{"lru", "fifo", "random"}));
-  for (const std::string& name : replacement_policy_names()) {
-    EXPECT_EQ(make_replacement_policy(name, 1, 2)->name(), name);
+  EXPECT_EQ(replacement_policies().names(), (std::vector<std::string>{"lru", "fifo", "random"}));
+  for (const std::string& name : replacement_policies().names()) {
+    EXPECT_EQ(replacement_policies().make(name, 1, 2)->name(), name);
   }
   try {
-    make_replacement_policy("mru", 1, 2);
+    replacement_policies().make("mru", 1, 2);
     FAIL() << "accepted";
   } catch (const ConfigError& e) {
     const std::string what = e.what();

@@ -250,8 +250,11 @@ TEST(MemoryController, ProblemsNameTheKey) {
   bad.scheduler = "x";
   StatGroup stats;
   EXPECT_THROW(MemoryController(dram_preset("GDDR5"), bad, stats, "mc"), ConfigError);
-  EXPECT_THROW(make_dram_scheduler("x", 4), ConfigError);
-  EXPECT_STREQ(make_dram_scheduler("fcfs", 4)->name(), "fcfs");
+  EXPECT_THROW(dram_schedulers().make("x", 4), ConfigError);
+  EXPECT_STREQ(dram_schedulers().make("fcfs", 4)->name(), "fcfs");
+  EXPECT_EQ(page_policies().names(), (std::vector<std::string>{"open", "closed"}));
+  EXPECT_TRUE(page_policies().make("closed")->closes_idle_rows());
+  EXPECT_FALSE(page_policies().make("open")->closes_idle_rows());
   // Planning packs a bank's index into its candidates' keys: at most 65536 banks per channel.
   DramTiming huge = dram_preset("DDR4");
   huge.ranks = 64;

@@ -20,7 +20,7 @@ using Order = std::vector<uint32_t>;
 class Block {
  public:
   explicit Block(const std::string& policy, uint32_t active = 8)
-      : scheduler_(make_warp_scheduler(policy, WarpSchedulerOptions{active})) {}
+      : scheduler_(warp_schedulers().make(policy, WarpSchedulerOptions{active})) {}
   void add(uint32_t slot, uint64_t age) {
     live_.insert(std::lower_bound(live_.begin(), live_.end(), slot), slot);
     scheduler_->warp_added(slot, age);
@@ -43,14 +43,14 @@ class Block {
 };
 
 TEST(WarpSchedulerRegistry, MakesEveryNamedPolicy) {
-  EXPECT_THAT(warp_scheduler_names(), ElementsAre("lrr", "gto", "two_level"));
-  for (const std::string& name : warp_scheduler_names())
-    EXPECT_EQ(make_warp_scheduler(name, {})->name(), name);
+  EXPECT_THAT(warp_schedulers().names(), ElementsAre("lrr", "gto", "two_level"));
+  for (const std::string& name : warp_schedulers().names())
+    EXPECT_EQ(warp_schedulers().make(name, {})->name(), name);
 }
 
 TEST(WarpSchedulerRegistry, UnknownNameIsAConfigErrorNamingTheKeyAndTheChoices) {
   try {
-    make_warp_scheduler("fifo", {});
+    warp_schedulers().make("fifo", {});
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("sm.scheduler"));
@@ -60,7 +60,7 @@ TEST(WarpSchedulerRegistry, UnknownNameIsAConfigErrorNamingTheKeyAndTheChoices) 
 }
 
 TEST(WarpSchedulerRegistry, EmptyTwoLevelActiveSetIsAConfigError) {
-  EXPECT_THROW(make_warp_scheduler("two_level", WarpSchedulerOptions{0}), ConfigError);
+  EXPECT_THROW(warp_schedulers().make("two_level", WarpSchedulerOptions{0}), ConfigError);
 }
 
 TEST(LrrScheduler, StartsAfterTheWarpThatIssuedLast) {
@@ -174,7 +174,7 @@ TEST(TwoLevelScheduler, RefillsAnEmptyActiveSetSoTheSmNeverStarves) {
 }
 
 TEST(WarpSchedulers, AreDeterministicAndOrderOnlyLiveWarps) {
-  for (const std::string& name : warp_scheduler_names()) {
+  for (const std::string& name : warp_schedulers().names()) {
     SCOPED_TRACE(name);
     Block a(name, 3), b(name, 3);
     uint32_t rng = 12345;
@@ -214,9 +214,9 @@ TEST(WarpSchedulers, AreDeterministicAndOrderOnlyLiveWarps) {
 }
 
 TEST(WarpSchedulers, ReuseTheCallersVector) {
-  for (const std::string& name : warp_scheduler_names()) {
+  for (const std::string& name : warp_schedulers().names()) {
     SCOPED_TRACE(name);
-    auto scheduler = make_warp_scheduler(name, {});
+    auto scheduler = warp_schedulers().make(name, {});
     const Order live = {0, 1, 2, 3, 4, 5};
     for (uint32_t s : live) scheduler->warp_added(s, 10 - s);
     Order out;

@@ -20,7 +20,7 @@ std::unique_ptr<CrossbarArbiter> arbiter(const std::string& name, uint32_t n,
   CrossbarConfig config;
   config.arbiter = name;
   config.islip_iterations = iterations;
-  return make_crossbar_arbiter(config, n, n);
+  return crossbar_arbiters().make(config.arbiter, config, n, n);
 }
 
 // One cycle of a switch where every input requests every output, as sorted (input, output).
@@ -77,7 +77,7 @@ TEST(CrossbarArbiter, IslipMovesPointersOnlyForFirstIterationMatches) {
 }
 
 TEST(CrossbarArbiter, UnknownNamesAreConfigErrorsListingTheKnownOnes) {
-  EXPECT_EQ(crossbar_arbiter_names(), (std::vector<std::string>{"rr", "islip"}));
+  EXPECT_EQ(crossbar_arbiters().names(), (std::vector<std::string>{"rr", "islip"}));
   try {
     arbiter("pim", 2);
     FAIL() << "accepted";

@@ -64,7 +64,7 @@ TEST(XbarParams, BadValuesNameTheKey) {
 TEST(XbarParams, TheArbiterChoicesAreTheRegistrysNames) {
   const ParamSpec* spec = Config{}.registry().find("xbar.arbiter");
   ASSERT_NE(spec, nullptr);
-  EXPECT_EQ(spec->constraint.choices(), crossbar_arbiter_names());
+  EXPECT_EQ(spec->constraint.choices(), crossbar_arbiters().names());
 }
 
 }  // namespace
