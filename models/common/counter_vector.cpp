@@ -1,5 +1,6 @@
 #include "models/common/counter_vector.h"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
@@ -20,7 +21,11 @@ CounterVector::CounterVector(StatGroup& group, std::string name, std::string uni
     : Stat(group, std::move(name), std::move(unit), std::move(description)),
       labels_(std::move(labels)),
       counts_(labels_.size(), 0) {
-  for (const std::string& label : labels_) {
+  for (size_t i = 0; i < labels_.size(); ++i) {
+    const std::string& label = labels_[i];
+    if (std::find(labels_.begin(), labels_.begin() + i, label) != labels_.begin() + i)
+      throw std::invalid_argument("statistic '" + path() + "': element label '" + label +
+                                  "' appears twice");
     // "total" would collide with the sum in every dump.
     if (label.empty() || label == "total" ||
         label.find_first_not_of(

@@ -20,6 +20,14 @@ class ConfigError : public Error {
   using Error::Error;
 };
 
+/// `config` when its problem(prefix) is empty, else a ConfigError with that problem: checks a
+/// config in a constructor's initializer list, before any member (a statistics group) is built.
+template <typename Config>
+const Config& checked_config(const Config& config, const std::string& prefix) {
+  if (std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
+  return config;
+}
+
 // The command line is malformed (unknown command or option, missing value).
 class UsageError : public Error {
  public:

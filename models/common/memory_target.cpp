@@ -199,7 +199,7 @@ tlm::tlm_sync_enum MemoryTarget::nb_transport_fw(int id, tlm::tlm_generic_payloa
     std::push_heap(completions.begin(), completions.end(), std::greater<>());
   }
   if (accepted == arrival) {  // room at once: the answer is known now
-    delay = sc_core::sc_time::from_value(done - now);
+    delay = ps_.until(done);
     return tlm::TLM_COMPLETED;
   }
   if (tx.has_mm()) tx.acquire();
@@ -212,7 +212,7 @@ tlm::tlm_sync_enum MemoryTarget::nb_transport_fw(int id, tlm::tlm_generic_payloa
 void MemoryTarget::schedule(uint64_t time_ps, int id, tlm::tlm_generic_payload* tx, bool response) {
   pending_.push_back(Pending{time_ps, next_seq_++, tx, id, response});
   std::push_heap(pending_.begin(), pending_.end(), std::greater<>());
-  wake_.notify(ps_.time(time_ps) - sc_core::sc_time_stamp());
+  wake_.notify(ps_.until(time_ps));
 }
 
 void MemoryTarget::dispatch() {
@@ -243,7 +243,7 @@ void MemoryTarget::dispatch() {
     begin_response(due.id, *tx);
   }
   if (!pending_.empty())
-    wake_.notify(ps_.time(pending_.front().time_ps) - sc_core::sc_time_stamp());
+    wake_.notify(ps_.until(pending_.front().time_ps));
 }
 
 void MemoryTarget::begin_response(int id, tlm::tlm_generic_payload& tx) {

@@ -77,7 +77,7 @@ class MemoryTarget : public sc_core::sc_module {
 
  private:
   struct Channel;
-  /// A backward call due at `time_ps` (an sc_time value; ties in scheduling order).
+  /// A backward call due at `time_ps` (picoseconds; ties in scheduling order).
   struct Pending {
     uint64_t time_ps;
     uint64_t seq;

@@ -24,17 +24,27 @@ class Picoseconds {
       units_per_ps_ = uint64_t(1000 / fs);
     }
   }
+  /// Saturates at 2^64 - 1 ps (213 days), beyond what a coarse resolution's time could hold.
   uint64_t of(const sc_core::sc_time& t) const {
-    return units_per_ps_ == 1 ? t.value() * ps_per_unit_ : t.value() / units_per_ps_;
+    if (units_per_ps_ != 1) return t.value() / units_per_ps_;
+    return t.value() > kMax / ps_per_unit_ ? kMax : t.value() * ps_per_unit_;
   }
   uint64_t now() const { return of(sc_core::sc_time_stamp()); }
+  /// Saturates at sc_max_time() where a fine resolution cannot count that far.
   sc_core::sc_time time(uint64_t ps) const {
-    return sc_core::sc_time::from_value(units_per_ps_ == 1
-                                            ? (ps + ps_per_unit_ - 1) / ps_per_unit_
-                                            : ps * units_per_ps_);
+    if (units_per_ps_ != 1)
+      return ps > kMax / units_per_ps_ ? sc_core::sc_max_time()
+                                       : sc_core::sc_time::from_value(ps * units_per_ps_);
+    return sc_core::sc_time::from_value(ps / ps_per_unit_ + (ps % ps_per_unit_ != 0));
+  }
+  /// From now until `ps` (rounded up to the resolution); zero when that is not after now.
+  sc_core::sc_time until(uint64_t ps) const {
+    const sc_core::sc_time at = time(ps), now = sc_core::sc_time_stamp();
+    return at > now ? at - now : sc_core::SC_ZERO_TIME;
   }
 
  private:
+  static constexpr uint64_t kMax = ~uint64_t(0);
   uint64_t ps_per_unit_ = 1;   // at 1 ps or coarser
   uint64_t units_per_ps_ = 1;  // finer than 1 ps
 };

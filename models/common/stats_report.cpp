@@ -13,7 +13,6 @@ namespace {
 
 nlohmann::ordered_json group_to_json(const StatGroup& group, bool values_only) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  group.refresh();
   for (const Stat* stat : group.stats()) {
     out[stat->name()] = values_only ? stat->to_json()
                                     : nlohmann::ordered_json{{"value", stat->to_json()},
@@ -27,9 +26,14 @@ nlohmann::ordered_json group_to_json(const StatGroup& group, bool values_only) {
 
 // Depth first, stats before child groups: the order shared by every format.
 void for_each_stat(const StatGroup& group, const std::function<void(const Stat&)>& visit) {
-  group.refresh();
   for (const Stat* stat : group.stats()) visit(*stat);
   for (const StatGroup* child : group.children()) for_each_stat(*child, visit);
+}
+
+// Every group's refresh hook, before any stat is read: a total above may sum lazy counts below.
+void refresh_tree(const StatGroup& group) {
+  group.refresh();
+  for (const StatGroup* child : group.children()) refresh_tree(*child);
 }
 
 std::string csv_field(const std::string& text) {
@@ -45,14 +49,17 @@ std::string csv_field(const std::string& text) {
 }  // namespace
 
 nlohmann::ordered_json stats_to_json(const StatGroup& root) {
+  refresh_tree(root);
   return group_to_json(root, false);
 }
 
 nlohmann::ordered_json stats_values_json(const StatGroup& root) {
+  refresh_tree(root);
   return group_to_json(root, true);
 }
 
 std::string stats_to_csv(const StatGroup& root) {
+  refresh_tree(root);
   std::string out = "name,value,unit,description\n";
   for_each_stat(root, [&out](const Stat& stat) {
     for (const auto& [suffix, value] : stat.fields()) {
@@ -65,6 +72,7 @@ std::string stats_to_csv(const StatGroup& root) {
 }
 
 std::string stats_summary(const StatGroup& root) {
+  refresh_tree(root);
   std::vector<std::vector<std::string>> rows{{"STATISTIC", "VALUE", "UNIT", "DESCRIPTION"}};
   for_each_stat(root, [&rows](const Stat& stat) {
     rows.push_back({stat.path(), stat.summary(), stat.unit(), stat.description()});

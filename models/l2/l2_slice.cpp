@@ -66,7 +66,6 @@ std::string L2Config::problem(const std::string& prefix) const {
 L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, StatGroup& stats_parent,
                     const std::string& prefix, const mempart::AddressMapping* m)
     : config(c), rop(r), mapping(m), module(prefix), cache(c.size_bytes != 0), stats(stats_parent) {
-  if (std::string why = c.problem(prefix); !why.empty()) throw ConfigError(why);
   line_shift = unsigned(__builtin_ctz(c.line_bytes));
   line_mask = ~uint64_t(c.line_bytes - 1);
   sectors_per_line = c.line_bytes / kSectorBytes;
@@ -97,6 +96,13 @@ L2Slice::Impl::Impl(const L2Config& c, mempart::Rop& r, StatGroup& stats_parent,
   // A reply waits in the hit pipeline (one lookup enters it a cycle), then for the reply
   // network: only the second wait counts against reply_queue.
   replies.reset(c.reply_queue + c.hit_latency);
+  // A head still waiting when statistics are read has its stall so far counted.
+  stats.set_refresh([this] {
+    if (stalled == Wait::None || now <= stalled_since) return;
+    (stalled == Wait::Mshr ? stats.mshr_stall_cycles : stats.queue_stall_cycles) +=
+        now - stalled_since;
+    stalled_since = now;
+  });
 }
 
 uint64_t L2Slice::Impl::lookup_cycle() const {
@@ -117,11 +123,11 @@ void L2Slice::Impl::note_wait(Wait wait, uint64_t cycle) {
 
 L2Slice::L2Slice(const L2Config& config, mempart::Rop& rop, StatGroup& stats_parent,
                  const std::string& prefix, const mempart::AddressMapping* mapping)
-    : impl_(std::make_unique<Impl>(config, rop, stats_parent, prefix, mapping)) {}
+    : impl_(std::make_unique<Impl>(checked_config(config, prefix), rop, stats_parent, prefix,
+                                   mapping)) {}
 
 L2Slice::~L2Slice() = default;
 L2Slice::L2Slice(L2Slice&&) noexcept = default;
-L2Slice& L2Slice::operator=(L2Slice&&) noexcept = default;
 
 bool L2Slice::can_accept() const {
   return !impl_->input.full();

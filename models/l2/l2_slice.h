@@ -142,7 +142,7 @@ class L2Slice {
           const std::string& prefix = "l2", const mempart::AddressMapping* mapping = nullptr);
   ~L2Slice();
   L2Slice(L2Slice&&) noexcept;  // an owner may keep slices by value
-  L2Slice& operator=(L2Slice&&) noexcept;
+  L2Slice& operator=(L2Slice&&) = delete;  // its statistics group would leave the tree
 
   bool can_accept() const;
   void accept(const MemPacket& packet, uint64_t cycle);

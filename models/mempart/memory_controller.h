@@ -125,11 +125,13 @@ class MemoryController {
                    StatGroup& stats_parent, const std::string& stats_name,
                    const std::string& prefix = "memory.controller");
   ~MemoryController();
-  // Movable, not copyable: its queues point into its own heap storage, which a move keeps.
+  // Move-constructible (a partition keeps its controllers in a vector), not copyable: its queues
+  // point into its own heap storage, which a move keeps.
   MemoryController(const MemoryController&) = delete;
   MemoryController& operator=(const MemoryController&) = delete;
   MemoryController(MemoryController&&) noexcept = default;
-  MemoryController& operator=(MemoryController&&) noexcept = default;
+  // Not assignable: the target's statistics group would leave the tree.
+  MemoryController& operator=(MemoryController&&) = delete;
 
   bool can_accept(bool write) const { return room(write) > 0; }
   uint32_t room(bool write) const;          // free entries of the read or write queue

@@ -116,9 +116,8 @@ void MemoryPartition::Impl::split(const MemPacket& packet) const {
 MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
                                  std::shared_ptr<const DramTiming> timing,
                                  const ControllerConfig& controller, StatGroup& stats_parent,
-                                 const std::string& prefix, uint32_t pipeline_tck)
-    : impl_(std::make_unique<Impl>(index, mapping, stats_parent)) {
-  impl_->pipeline_tck = pipeline_tck;
+                                 const std::string& prefix, uint32_t pipeline_tck) {
+  // Checked before anything is built, its statistics group included.
   const AddressMappingConfig& m = mapping.config();
   if (index >= m.partitions) {
     throw ConfigError(fmt::format("{}: partition {} of {}", prefix, index, m.partitions));
@@ -128,6 +127,8 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
     throw ConfigError(fmt::format("{}.mapping.burst_bytes ({}) differs from {}'s burst ({} bytes)",
                                   prefix, m.burst_bytes, timing->name, timing->burst_bytes()));
   }
+  impl_ = std::make_unique<Impl>(index, mapping, stats_parent);
+  impl_->pipeline_tck = pipeline_tck;
   impl_->burst_bytes = m.burst_bytes;
   impl_->channels.reserve(m.channels);
   for (uint32_t c = 0; c < m.channels; ++c) {
@@ -141,7 +142,6 @@ MemoryPartition::MemoryPartition(uint32_t index, const AddressMapping& mapping,
 
 MemoryPartition::~MemoryPartition() = default;
 MemoryPartition::MemoryPartition(MemoryPartition&&) noexcept = default;
-MemoryPartition& MemoryPartition::operator=(MemoryPartition&&) noexcept = default;
 
 bool MemoryPartition::can_accept(const MemPacket& packet) const {
   Impl& p = *impl_;

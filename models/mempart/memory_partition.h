@@ -69,7 +69,7 @@ class MemoryPartition {
                   uint32_t pipeline_tck = 0);
   ~MemoryPartition();
   MemoryPartition(MemoryPartition&&) noexcept;  // an owner may keep partitions by value
-  MemoryPartition& operator=(MemoryPartition&&) noexcept;
+  MemoryPartition& operator=(MemoryPartition&&) = delete;  // its statistics group would go
 
   bool can_accept(const MemPacket& packet) const;
   void accept(const MemPacket& packet, uint64_t cycle);

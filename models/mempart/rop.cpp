@@ -19,9 +19,7 @@ std::vector<std::string> atomic_op_labels() {
 }
 
 Rop::Rop(const RopConfig& config, StatGroup& stats_parent, const std::string& prefix)
-    : config_(config), stats_(stats_parent) {
-  if (std::string p = config.problem(prefix); !p.empty()) throw ConfigError(p);
-}
+    : config_(checked_config(config, prefix)), stats_(stats_parent) {}
 
 uint64_t Rop::execute(uint64_t sector_address, uint64_t ready, AtomicOp op) {
   const unsigned kind = unsigned(op);

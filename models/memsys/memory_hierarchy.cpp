@@ -99,7 +99,9 @@ void MemoryHierarchy::add_totals(StatGroup& stats) {
   const auto data = channels([](Controller s) { return s.data_cycles.value(); });
   totals_.push_back(std::make_unique<Formula>(
       stats, "dram_utilization", "ratio",
-      "DRAM cycles the data buses carried data, per channel and cycle run so far", [this, data] {
+      "DRAM cycles the data buses carried data, per channel and cycle, up to the memory "
+      "system's last activity",
+      [this, data] {
         const uint64_t channels = uint64_t(partitions()) * config_.mapping.channels;
         return double(data()) / double(dram_cycle(now_) * channels);
       }));

@@ -111,12 +111,14 @@ void PcieEndpoint::wire_registers() {
   r.on_read(bar0::BAR1_WINDOW_LO, [this] { return low(bar1_window_); });
   r.on_read(bar0::BAR1_WINDOW_HI, [this] { return high(bar1_window_); });
   r.on_write(bar0::BAR1_WINDOW_LO, [this, window_mask](uint32_t v) {
+    const uint64_t before = bar1_window_;
     bar1_window_ = ((bar1_window_ & ~uint64_t{0xFFFF'FFFF}) | v) & window_mask;
-    revoke_aperture_dmi();  // the aperture's pointers now point elsewhere
+    if (bar1_window_ != before) revoke_aperture_dmi();  // its pointers now point elsewhere
   });
   r.on_write(bar0::BAR1_WINDOW_HI, [this, window_mask](uint32_t v) {
+    const uint64_t before = bar1_window_;
     bar1_window_ = ((bar1_window_ & 0xFFFF'FFFF) | uint64_t{v} << 32) & window_mask;
-    revoke_aperture_dmi();
+    if (bar1_window_ != before) revoke_aperture_dmi();
   });
 
   r.on_read(bar0::INTR_STATUS, [this] { return intr_status_; });

@@ -315,25 +315,33 @@ unsigned PcieEndpoint::bar1_transport_dbg(tlm::tlm_generic_payload& tx) {
 
 // ---- DMI on the VRAM aperture ----------------------------------------------------------------
 
-// DMI for BAR1 offset `offset`: VRAM's own grant, clipped to the aperture and expressed in BAR1
-// offsets, with the unloaded link's latencies (a posted write: the request's wire time; a read:
-// request and completion, each with the link's latency).
+// DMI for BAR1 offset `offset`: VRAM's own grant, clipped to the aperture the window shows and
+// expressed in BAR1 offsets, its latencies the unloaded link's added to VRAM's (a posted write:
+// the request's wire time; a read: request and completion, each with the link's latency). A
+// refusal describes just `offset`, with no access allowed.
 bool PcieEndpoint::aperture_dmi(uint64_t offset, tlm::tlm_generic_payload& tx,
                                 tlm::tlm_dmi& dmi) {
   uint64_t device_address = 0;
-  if (bar_at(1, offset, 1) != Bar::Aperture || !aperture_address(offset, 1, device_address))
-    return false;
-  const uint64_t address = tx.get_address();
-  tx.set_address(device_address);
-  const bool granted = vram_initiator->get_direct_mem_ptr(tx, dmi);
-  tx.set_address(address);
-  if (!granted) return false;
+  bool granted = bar_at(1, offset, 1) == Bar::Aperture &&
+                 aperture_address(offset, 1, device_address);
+  if (granted) {
+    const uint64_t address = tx.get_address();
+    tx.set_address(device_address);
+    granted = vram_initiator->get_direct_mem_ptr(tx, dmi);
+    tx.set_address(address);
+  }
   // The aperture shows VRAM from vram_base + window, for the BAR's size or to VRAM's end.
   const uint64_t first = device_.vram_base + bar1_window_;
   const uint64_t span = std::min(config_.bar_size(1), device_.vram_bytes - bar1_window_);
   const uint64_t start = std::max<uint64_t>(dmi.get_start_address(), first);
   const uint64_t end = std::min<uint64_t>(dmi.get_end_address(), first + span - 1);
-  if (start > end) return false;
+  if (!granted || start > end || (!dmi.is_read_allowed() && !dmi.is_write_allowed())) {
+    dmi.init();
+    dmi.allow_none();
+    dmi.set_start_address(offset);
+    dmi.set_end_address(offset);
+    return false;
+  }
   dmi.set_dmi_ptr(dmi.get_dmi_ptr() + (start - dmi.get_start_address()));
   dmi.set_start_address(start - first);
   dmi.set_end_address(end - first);
@@ -342,45 +350,55 @@ bool PcieEndpoint::aperture_dmi(uint64_t offset, tlm::tlm_generic_payload& tx,
   const double request_ns = link_.wire_ns(link_.tlp_overhead_bytes(header));
   const double completion_ns =
       link_.wire_ns(link_.tlp_overhead_bytes(LinkTiming::kHeader3dw) + 4);
-  dmi.set_read_latency(after_ns(request_ns + completion_ns + 2 * link.latency_ns));
+  dmi.set_read_latency(dmi.get_read_latency() +
+                       after_ns(request_ns + completion_ns + 2 * link.latency_ns));
   dmi.set_write_latency(after_ns(link_.wire_ns(link_.tlp_overhead_bytes(header) + 4)));
-  aperture_dmi_granted_ = true;
-  aperture_dmi_host_base_ = config_.bar_address(1);
   return true;
 }
 
 bool PcieEndpoint::bar1_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
-  return aperture_dmi(tx.get_address(), tx, dmi);
+  const bool granted = aperture_dmi(tx.get_address(), tx, dmi);
+  bar1_dmi_granted_ |= granted;
+  return granted;
 }
 
 bool PcieEndpoint::mem_get_direct_mem_ptr(tlm::tlm_generic_payload& tx, tlm::tlm_dmi& dmi) {
   uint64_t offset = 0;
-  if (decode(tx.get_address(), 1, offset) != Bar::Aperture || !aperture_dmi(offset, tx, dmi))
+  if (decode(tx.get_address(), 1, offset) != Bar::Aperture) {  // refused at this address
+    dmi.init();
+    dmi.allow_none();
+    dmi.set_start_address(tx.get_address());
+    dmi.set_end_address(tx.get_address());
     return false;
-  const uint64_t base = config_.bar_address(1);
+  }
+  const bool granted = aperture_dmi(offset, tx, dmi);
+  const uint64_t base = config_.bar_address(1);  // in host addresses, granted or refused
   dmi.set_start_address(dmi.get_start_address() + base);
   dmi.set_end_address(dmi.get_end_address() + base);
-  return true;
+  if (granted) {
+    mem_dmi_granted_ = true;
+    mem_dmi_base_ = base;
+  }
+  return granted;
 }
 
-// Revokes BAR1 offsets [first, last] on both paths (the host range as granted).
+// Revokes BAR1 offsets [first, last] on each socket that was granted some (mem_target's in the
+// host addresses BAR1 had then).
 void PcieEndpoint::revoke_aperture_range(uint64_t first, uint64_t last) {
-  if (bar1_target.size() > 0) bar1_target->invalidate_direct_mem_ptr(first, last);
-  if (mem_target.size() > 0) {
-    mem_target->invalidate_direct_mem_ptr(aperture_dmi_host_base_ + first,
-                                          aperture_dmi_host_base_ + last);
-  }
+  if (bar1_dmi_granted_ && bar1_target.size() > 0)
+    bar1_target->invalidate_direct_mem_ptr(first, last);
+  if (mem_dmi_granted_ && mem_target.size() > 0)
+    mem_target->invalidate_direct_mem_ptr(mem_dmi_base_ + first, mem_dmi_base_ + last);
 }
 
 void PcieEndpoint::revoke_aperture_dmi() {
-  if (!aperture_dmi_granted_) return;
-  aperture_dmi_granted_ = false;
   revoke_aperture_range(0, config_.bar_size(1) - 1);
+  bar1_dmi_granted_ = mem_dmi_granted_ = false;
 }
 
 // VRAM revoked device addresses [start, end]: what of them the aperture shows, in BAR1 offsets.
 void PcieEndpoint::vram_invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
-  if (!aperture_dmi_granted_) return;
+  if (!bar1_dmi_granted_ && !mem_dmi_granted_) return;
   const uint64_t first = device_.vram_base + bar1_window_;
   const uint64_t last = first + config_.bar_size(1) - 1;
   if (end < first || start > last) return;

@@ -143,10 +143,10 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   uint32_t error_status_ = 0;
   uint32_t error_offset_ = 0;
   uint64_t bar1_window_ = 0;
-  // Aperture DMI granted since the last revocation, and BAR1's host address then: a window move,
-  // a BAR1 change or Memory Space Enable cleared revokes it on both paths.
-  bool aperture_dmi_granted_ = false;
-  uint64_t aperture_dmi_host_base_ = 0;
+  // Aperture DMI granted on each socket since the last revocation (mem_target's at BAR1's host
+  // address then): a window move, a BAR1 change or Memory Space Enable cleared revokes it.
+  bool bar1_dmi_granted_ = false, mem_dmi_granted_ = false;
+  uint64_t mem_dmi_base_ = 0;
   tlm::tlm_generic_payload msi_tx_;
   uint32_t msi_payload_ = 0;
   Logger log_;

@@ -115,7 +115,7 @@ bool LooselyTimedSm::pick_warp(ResidentCta*& best, uint32_t& best_warp) const {
 
 void LooselyTimedSm::catch_up(Ps t) {
   const Ps now = now_ps();
-  if (t > now) wait(ps_.time(t) - sc_core::sc_time_stamp());
+  if (t > now) wait(ps_.until(t));
 }
 
 void LooselyTimedSm::retire(std::unique_ptr<ResidentCta>& cta) {
@@ -231,9 +231,12 @@ void LooselyTimedSm::global_access(ptx::GlobalAccess kind, const uint64_t* addre
   request_.sectors = n;
   const Ps now = now_ps();
   const Ps leaves = std::max(access_time_, now);
-  sc_time delay = ps_.time(leaves - now);
+  // The delay sent is rounded up to the resolution: what the target added is counted from
+  // `leaves` itself, so that rounding does not accumulate over a warp's accesses.
+  const sc_time sent = ps_.time(leaves - now);
+  sc_time delay = sent;
   mem_initiator->b_transport(tx_, delay);
-  const Ps done = now + ps_.of(delay);
+  const Ps done = leaves + (ps_.of(delay) - ps_.of(sent));
   ++memory_requests_;
   sectors_ += n;
   // Stores are posted; loads and atomics hold the warp until the data returns.
@@ -262,12 +265,13 @@ void LooselyTimedSm::texture_access(const ptx::TextureFootprint& f) {
   tex_tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   const Ps now = now_ps();
   const Ps leaves = std::max(access_time_, now);
-  sc_time delay = ps_.time(leaves - now);
+  const sc_time sent = ps_.time(leaves - now);  // rounded up: counted from `leaves` (above)
+  sc_time delay = sent;
   tex_initiator->b_transport(tex_tx_, delay);
   ++texture_requests_;
   // Fetches and surface loads hold the warp until their results arrive; stores are posted.
   if (f.kind == ptx::GlobalAccess::Load) {
-    const Ps done = now + ps_.of(delay);
+    const Ps done = leaves + (ps_.of(delay) - ps_.of(sent));
     slice_stall_ += done - leaves;
     access_time_ = done;
   }

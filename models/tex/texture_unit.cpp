@@ -323,7 +323,7 @@ bool TextureUnit::answer_ready() {
   requests_.pop_front();
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = time_of(done) - sc_core::sc_time_stamp();
+  sc_core::sc_time delay = ps_.until(done * cycle_ps_);
   const tlm::tlm_sync_enum s = sm_target[port]->nb_transport_bw(tx, phase, delay);
   if (s != tlm::TLM_COMPLETED)
     throw ModelError(name(), "the SM did not complete BEGIN_RESP at once, as its port always does");

@@ -298,8 +298,9 @@ TEST(EndpointTest, Bar1OffersDmiIntoTheWindowAndRevokesItWhenTheWindowMoves) {
     EXPECT_EQ(dmi.get_end_address(), 16 * kMiB - 1) << "the aperture, not all of VRAM";
     EXPECT_EQ(dmi.get_dmi_ptr(), bench.vram_at(16 * kMiB, 1));
     EXPECT_TRUE(dmi.is_read_write_allowed());
-    // Unloaded: a 4 DW MRd down, a 4-byte CplD up, each with the link's latency; a posted MWr.
-    EXPECT_NEAR(ns(dmi.get_read_latency()), wire(24) + wire(24) + 2 * kLatencyNs, kPs);
+    // Unloaded: a 4 DW MRd down, VRAM's 100 ns, a 4-byte CplD up, each with the link's latency;
+    // a posted MWr.
+    EXPECT_NEAR(ns(dmi.get_read_latency()), wire(24) + 100 + wire(24) + 2 * kLatencyNs, kPs);
     EXPECT_NEAR(ns(dmi.get_write_latency()), wire(28), kPs);
     tlm::tlm_dmi host;
     prepare(tx, tlm::TLM_WRITE_COMMAND, kBar1Address + 0x100, &word, 4);
@@ -321,14 +322,40 @@ TEST(EndpointTest, Bar1OffersDmiIntoTheWindowAndRevokesItWhenTheWindowMoves) {
       bench.vram.target[i]->invalidate_direct_mem_ptr(kVramBase + 0x1000, kVramBase + 32 * kMiB);
     ASSERT_EQ(bench.bar1_revoked.size(), 2u);
     EXPECT_EQ(bench.bar1_revoked[1], std::make_pair(uint64_t{0x1000}, 16 * kMiB - 1));
-    EXPECT_EQ(bench.mem_revoked[1],
-              std::make_pair(kBar1Address + 0x1000, kBar1Address + 16 * kMiB - 1));
+    EXPECT_EQ(bench.mem_revoked.size(), 1u) << "mem_target holds no grant since the window moved";
+    // Moving BAR1 (its low half) revokes mem_target's grant at the old host addresses.
+    prepare(tx, tlm::TLM_READ_COMMAND, kBar1Address + 0x100, &word, 4);
+    ASSERT_TRUE(bench.mem_port->get_direct_mem_ptr(tx, host));
+    bench.bar0_write(bar0::BAR1_WINDOW_LO, 0);  // unchanged: nothing revoked
+    EXPECT_EQ(bench.mem_revoked.size(), 1u);
+    const uint64_t moved = kBar1Address + 16 * kMiB;
+    bench.cfg_write(cfg::BAR1, uint32_t(moved));
+    ASSERT_EQ(bench.mem_revoked.size(), 2u);
+    EXPECT_EQ(bench.mem_revoked[1], std::make_pair(kBar1Address, kBar1Address + 16 * kMiB - 1));
+    EXPECT_EQ(bench.bar1_revoked.size(), 3u);
+    prepare(tx, tlm::TLM_READ_COMMAND, moved + 0x100, &word, 4);
+    ASSERT_TRUE(bench.mem_port->get_direct_mem_ptr(tx, host));
+    EXPECT_EQ(host.get_start_address(), moved);
+    // A refusal describes the address asked for, with no access: in host addresses outside the
+    // BARs, in offsets past BAR1's end.
+    prepare(tx, tlm::TLM_READ_COMMAND, 0x1000, &word, 4);
+    EXPECT_FALSE(bench.mem_port->get_direct_mem_ptr(tx, host));
+    EXPECT_TRUE(host.is_none_allowed());
+    EXPECT_EQ(host.get_start_address(), 0x1000u);
+    EXPECT_EQ(host.get_end_address(), 0x1000u);
+    prepare(tx, tlm::TLM_READ_COMMAND, 16 * kMiB, &word, 4);
+    EXPECT_FALSE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
+    EXPECT_TRUE(dmi.is_none_allowed());
+    EXPECT_EQ(dmi.get_start_address(), 16 * kMiB);
+    prepare(tx, tlm::TLM_READ_COMMAND, 0x100, &word, 4);
     ASSERT_TRUE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
     bench.cfg_write(cfg::COMMAND, cfg::kCommandBusMaster, 2);  // memory space off
-    EXPECT_EQ(bench.bar1_revoked.size(), 3u);
+    EXPECT_EQ(bench.bar1_revoked.size(), 4u);
+    EXPECT_EQ(bench.mem_revoked.size(), 3u);
     EXPECT_FALSE(bench.bar1_port->get_direct_mem_ptr(tx, dmi));
     bench.cfg_write(cfg::COMMAND, cfg::kCommandBusMaster, 2);  // nothing granted: no revocation
-    EXPECT_EQ(bench.bar1_revoked.size(), 3u);
+    EXPECT_EQ(bench.bar1_revoked.size(), 4u);
+    EXPECT_EQ(bench.mem_revoked.size(), 3u);
   });
   sc_core::sc_start();
   EXPECT_EQ(bench.violations(), 0u);

@@ -48,6 +48,7 @@ TEST(BusWidthBridge, ASixtyFourBitInitiatorReachesAThirtyTwoBitTargetUnchanged) 
   config.base = kBase;
   config.size = 0x1000;
   config.latency = sc_time(20, SC_NS);
+  config.queue_depth = 1;  // a second request waits for the first: the backward path
   MemoryTarget memory("memory", config, stats);
   WideInitiator cpu("cpu");
   CheckedBindings bindings(true);
@@ -73,26 +74,35 @@ TEST(BusWidthBridge, ASixtyFourBitInitiatorReachesAThirtyTwoBitTargetUnchanged) 
       memory.target[i]->invalidate_direct_mem_ptr(kBase, kBase + 0xFFF);
     ASSERT_EQ(cpu.revoked.size(), 1u);
     EXPECT_EQ(cpu.revoked[0], std::make_pair(kBase, kBase + 0xFFF));
-    // Approximately timed: BEGIN_REQ forward, BEGIN_RESP back 20 ns later, END_RESP forward.
+    // Approximately timed. With room at once the target answers on the return path
+    // (TLM_COMPLETED, the response 20 ns on); a second request before the first one's END_REQ...
+    // is not allowed, so a queue of one holds the second back: END_REQ and BEGIN_RESP then come
+    // on the backward path, through the bridge.
     prepare(tx, tlm::TLM_READ_COMMAND, kBase + 8, &back, 4);
-    back = 0;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     delay = sc_core::SC_ZERO_TIME;
-    const sc_time start = sc_core::sc_time_stamp();
-    const tlm::tlm_sync_enum status = cpu.socket->nb_transport_fw(tx, phase, delay);
-    if (status == tlm::TLM_ACCEPTED || (status == tlm::TLM_UPDATED && phase == tlm::END_REQ)) {
-      wait(sc_time(100, SC_NS));
-      ASSERT_FALSE(cpu.backward.empty());
-      EXPECT_EQ(cpu.backward.back().first, tlm::BEGIN_RESP);
-      EXPECT_EQ(cpu.backward.back().second, start + sc_time(20, SC_NS));
-      phase = tlm::END_RESP;
-      delay = sc_core::SC_ZERO_TIME;
-      cpu.socket->nb_transport_fw(tx, phase, delay);
-    } else {
-      EXPECT_EQ(status, tlm::TLM_COMPLETED);
-    }
-    EXPECT_TRUE(tx.is_response_ok());
+    ASSERT_EQ(cpu.socket->nb_transport_fw(tx, phase, delay), tlm::TLM_COMPLETED);
+    EXPECT_EQ(delay, sc_time(20, SC_NS));
     EXPECT_EQ(back, word);
+    back = 0;
+    tlm::tlm_generic_payload second;
+    uint32_t second_data = 0;
+    prepare(second, tlm::TLM_READ_COMMAND, kBase + 8, &second_data, 4);
+    phase = tlm::BEGIN_REQ;
+    delay = sc_core::SC_ZERO_TIME;
+    const sc_time start = sc_core::sc_time_stamp();
+    ASSERT_EQ(cpu.socket->nb_transport_fw(second, phase, delay), tlm::TLM_ACCEPTED);
+    wait(sc_time(100, SC_NS));
+    ASSERT_EQ(cpu.backward.size(), 2u);
+    EXPECT_EQ(cpu.backward[0].first, tlm::END_REQ);
+    EXPECT_EQ(cpu.backward[0].second, start + sc_time(20, SC_NS)) << "when the first one is done";
+    EXPECT_EQ(cpu.backward[1].first, tlm::BEGIN_RESP);
+    EXPECT_EQ(cpu.backward[1].second, start + sc_time(40, SC_NS));
+    phase = tlm::END_RESP;
+    delay = sc_core::SC_ZERO_TIME;
+    EXPECT_EQ(cpu.socket->nb_transport_fw(second, phase, delay), tlm::TLM_COMPLETED);
+    EXPECT_TRUE(second.is_response_ok());
+    EXPECT_EQ(second_data, word);
   });
   sc_core::sc_start();
   EXPECT_EQ(bindings.violations(), 0u);

@@ -61,11 +61,5 @@ TEST(XbarParams, BadValuesNameTheKey) {
   EXPECT_NE(why.find("xbar.arbiter"), std::string::npos) << why;
 }
 
-TEST(XbarParams, TheArbiterChoicesAreTheRegistrysNames) {
-  const ParamSpec* spec = Config{}.registry().find("xbar.arbiter");
-  ASSERT_NE(spec, nullptr);
-  EXPECT_EQ(spec->constraint.choices(), crossbar_arbiters().names());
-}
-
 }  // namespace
 }  // namespace gpusoc::xbar
