@@ -1,6 +1,7 @@
 #include "models/memsys/memory_hierarchy.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -65,38 +66,55 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats
                                               *xbar_stats_, "xbar");
 }
 
-// Sums over the parts, read when the statistics are dumped: what a run's summary shows.
+namespace {
+
+// A count summed, whenever it is read, over the parts `each` walks: `field` of each part's stats.
+template <typename Each, typename Field>
+std::function<uint64_t()> summed(Each each, Field field) {
+  return [each, field] {
+    uint64_t n = 0;
+    each([&](const auto& stats) { n += field(stats); });
+    return n;
+  };
+}
+
+}  // namespace
+
+// Sums over the parts, read when the statistics are dumped: what a run's summary shows. The
+// parts are walked then, so they may be built after this.
 void MemoryHierarchy::add_totals(StatGroup& stats) {
   using Controller = const mempart::ControllerStats&;
-  auto channels = [this](auto field) {
-    return [this, field] {
-      uint64_t n = 0;
-      for (const mempart::MemoryPartition& p : partitions_)
-        for (uint32_t c = 0; c < p.channels(); ++c) n += field(p.controller(c).stats());
-      return n;
-    };
+  const auto controllers = [this](auto visit) {
+    for (const mempart::MemoryPartition& p : partitions_)
+      for (uint32_t c = 0; c < p.channels(); ++c) visit(p.controller(c).stats());
   };
-  auto count = [&](const char* name, const char* unit, const char* description, auto field) {
-    totals_.push_back(std::make_unique<Total>(stats, name, unit, description, channels(field)));
+  const auto total = [&](const char* name, const char* unit, const char* description,
+                         std::function<uint64_t()> sum) {
+    totals_.push_back(std::make_unique<Total>(stats, name, unit, description, std::move(sum)));
   };
-  count("dram_reads", "bursts", "DRAM read bursts", [](Controller s) { return s.reads.value(); });
-  count("dram_writes", "bursts", "DRAM write bursts",
-        [](Controller s) { return s.writes.value(); });
-  count("dram_activates", "commands", "ACT commands",
-        [](Controller s) { return s.activates.value(); });
-  count("dram_read_write_turnarounds", "turnarounds",
+  const auto ratio = [&](const char* name, const char* description,
+                         std::function<uint64_t()> part, std::function<uint64_t()> whole) {
+    totals_.push_back(std::make_unique<Formula>(stats, name, "ratio", description, [part, whole] {
+      return double(part()) / double(whole());
+    }));
+  };
+  total("dram_reads", "bursts", "DRAM read bursts",
+        summed(controllers, [](Controller s) { return s.reads.value(); }));
+  total("dram_writes", "bursts", "DRAM write bursts",
+        summed(controllers, [](Controller s) { return s.writes.value(); }));
+  total("dram_activates", "commands", "ACT commands",
+        summed(controllers, [](Controller s) { return s.activates.value(); }));
+  total("dram_read_write_turnarounds", "turnarounds",
         "direction changes between column commands on the channels' data buses",
-        [](Controller s) { return s.read_write_turnarounds.value(); });
-  count("dram_refreshes", "commands", "REF or REFpb commands",
-        [](Controller s) { return s.refreshes.value(); });
-  const auto hits = channels([](Controller s) { return s.row_hits.value(); });
-  const auto columns = channels([](Controller s) {
-    return s.row_hits.value() + s.row_misses.value() + s.row_conflicts.value();
-  });
-  totals_.push_back(std::make_unique<Formula>(
-      stats, "dram_row_hit_rate", "ratio", "row hits per column command, over every channel",
-      [hits, columns] { return double(hits()) / double(columns()); }));
-  const auto data = channels([](Controller s) { return s.data_cycles.value(); });
+        summed(controllers, [](Controller s) { return s.read_write_turnarounds.value(); }));
+  total("dram_refreshes", "commands", "REF or REFpb commands",
+        summed(controllers, [](Controller s) { return s.refreshes.value(); }));
+  ratio("dram_row_hit_rate", "row hits per column command, over every channel",
+        summed(controllers, [](Controller s) { return s.row_hits.value(); }),
+        summed(controllers, [](Controller s) {
+          return s.row_hits.value() + s.row_misses.value() + s.row_conflicts.value();
+        }));
+  const auto data = summed(controllers, [](Controller s) { return s.data_cycles.value(); });
   totals_.push_back(std::make_unique<Formula>(
       stats, "dram_utilization", "ratio",
       "DRAM cycles the data buses carried data, per channel and cycle, up to the memory "
@@ -107,42 +125,28 @@ void MemoryHierarchy::add_totals(StatGroup& stats) {
       }));
   if (!config_.through_l2) return;
   using Slice = const l2::L2Stats&;
-  auto slices = [this](auto field) {
-    return [this, field] {
-      uint64_t n = 0;
-      for (const l2::L2Slice& slice : slices_) n += field(slice.stats());
-      return n;
-    };
+  const auto slices = [this](auto visit) {
+    for (const l2::L2Slice& slice : slices_) visit(slice.stats());
   };
-  const auto read_hits = slices([](Slice s) { return s.read_hits.value(); });
-  const auto reads = slices([](Slice s) { return s.read_hits.value() + s.read_misses.value(); });
-  totals_.push_back(std::make_unique<Formula>(
-      stats, "l2_read_hit_rate", "ratio", "L2 read hits per read, over every slice",
-      [read_hits, reads] { return double(read_hits()) / double(reads()); }));
-  totals_.push_back(std::make_unique<Total>(stats, "l2_fills", "packets", "L2 fills from DRAM",
-                                            slices([](Slice s) { return s.fills.value(); })));
-  totals_.push_back(std::make_unique<Total>(
-      stats, "l2_writebacks", "packets", "L2 write-backs to DRAM",
-      slices([](Slice s) { return s.writebacks.value(); })));
-  totals_.push_back(std::make_unique<Total>(
-      stats, "l2_mshr_stall_cycles", "cycles",
-      "cycles the slices' input heads waited for an MSHR or a merge slot",
-      slices([](Slice s) { return s.mshr_stall_cycles.value(); })));
-  auto rops = [this](auto field) {
-    return [this, field] {
-      uint64_t n = 0;
-      for (const auto& rop : rops_) n += field(rop->stats());
-      return n;
-    };
-  };
+  ratio("l2_read_hit_rate", "L2 read hits per read, over every slice",
+        summed(slices, [](Slice s) { return s.read_hits.value(); }),
+        summed(slices, [](Slice s) { return s.read_hits.value() + s.read_misses.value(); }));
+  total("l2_fills", "packets", "L2 fills from DRAM",
+        summed(slices, [](Slice s) { return s.fills.value(); }));
+  total("l2_writebacks", "packets", "L2 write-backs to DRAM",
+        summed(slices, [](Slice s) { return s.writebacks.value(); }));
+  total("l2_mshr_stall_cycles", "cycles",
+        "cycles the slices' input heads waited for an MSHR or a merge slot",
+        summed(slices, [](Slice s) { return s.mshr_stall_cycles.value(); }));
   using Rop = const mempart::RopStats&;
-  totals_.push_back(std::make_unique<Total>(
-      stats, "rop_operations", "sectors", "atomic operations the ROPs executed (per sector)",
-      rops([](Rop r) { return r.operations.total(); })));
-  totals_.push_back(std::make_unique<Total>(
-      stats, "rop_serialized", "sectors",
-      "ROP operations that waited for an earlier one to the same sector",
-      rops([](Rop r) { return r.serialized.total(); })));
+  const auto rops = [this](auto visit) {
+    for (const auto& rop : rops_) visit(rop->stats());
+  };
+  total("rop_operations", "sectors", "atomic operations the ROPs executed (per sector)",
+        summed(rops, [](Rop r) { return r.operations.total(); }));
+  total("rop_serialized", "sectors",
+        "ROP operations that waited for an earlier one to the same sector",
+        summed(rops, [](Rop r) { return r.serialized.total(); }));
 }
 
 MemoryHierarchy::~MemoryHierarchy() = default;
