@@ -19,12 +19,14 @@ std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const st
   if (ptx.empty()) throw Error(Status::InvalidImage, "module " + name + " is empty");
   Channel& ch = channel(0);
   const std::string who = "load of module " + name;
-  // The text, then the report and the name (for the GPU's messages, NUL-terminated, at most
-  // kMaxModuleNameBytes), each at the next 8-byte boundary.
+  // The text, then the report and the name (for the GPU's messages, NUL-terminated), each at the
+  // next 8-byte boundary. The name always fills a field of kMaxModuleNameBytes, so that where a
+  // program keeps its modules (a path's length) does not change the transfer, nor the run.
   const uint64_t report_offset = (ptx.size() + 7) / 8 * 8;
   const uint64_t name_offset = report_offset + (ptxas_report.size() + 7) / 8 * 8;
-  const std::string shown = name.substr(0, cmd::kMaxModuleNameBytes - 1);
-  const DevicePtr text = vram_->allocate(name_offset + shown.size() + 1);
+  std::string shown = name.substr(0, cmd::kMaxModuleNameBytes - 1);
+  shown.resize(cmd::kMaxModuleNameBytes, '\0');
+  const DevicePtr text = vram_->allocate(name_offset + shown.size());
   const DevicePtr report_address = ptxas_report.empty() ? 0 : text + report_offset;
   auto module = std::make_shared<ModuleState>();
   module->name = name;
@@ -33,7 +35,7 @@ std::shared_ptr<ModuleState> Context::load_module(std::string_view ptx, const st
     memcpy_htod(ch, who, text, ptx.data(), ptx.size(), /*wait=*/true);
     if (report_address)
       memcpy_htod(ch, who, report_address, ptxas_report.data(), ptxas_report.size(), true);
-    memcpy_htod(ch, who, text + name_offset, shown.c_str(), shown.size() + 1, true);
+    memcpy_htod(ch, who, text + name_offset, shown.data(), shown.size(), true);
     uint64_t result_bytes = options_.module_result_bytes ? options_.module_result_bytes
                                                          : estimate_module_result_bytes(ptx);
     for (int attempt = 1;; ++attempt) {
