@@ -72,6 +72,7 @@ pcie::DeviceInfo device_info(const Config& config) {
 
 GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent)
     : sc_module(name),
+      rst("rst"),
       spec_(GpuSpec::from_config(config)),
       bindings_(kCheckProtocol.get(config)),
       stats_(stats_parent, basename()) {
@@ -164,6 +165,55 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   // After the SMs: the memory system's ports are the SMs', then the texture units'.
   for (auto& unit : texture_units_)
     connect_to_memory(unit->mem_initiator, std::string(unit->basename()) + "_mem");
+
+  endpoint_->on_function_level_reset([this] { flr_requested_.notify(sc_core::SC_ZERO_TIME); });
+  SC_HAS_PROCESS(GpuSoc);
+  SC_THREAD(run_resets);
+}
+
+void GpuSoc::run_resets() {
+  const bool wired = rst.size() > 0;
+  bool power_on = true;  // an input high from the start holds the GPU in reset from the start
+  for (;;) {
+    if (power_on && wired && rst->read()) {
+      // no edge to wait for
+    } else if (wired) {
+      wait(flr_requested_ | rst->posedge_event());
+    } else {
+      wait(flr_requested_);
+    }
+    power_on = false;
+    bool conventional = wired && rst->read();
+    if (conventional) endpoint_->enter_reset(false);  // an FLR entered it at the config write
+    stop_work();
+    command_processor_->reset();
+    for (auto& ce : copy_engines_) ce->reset_registers();
+    vram_->erase();
+    while (wired && rst->read()) {
+      if (!conventional) endpoint_->enter_reset(false);  // raised during an FLR
+      conventional = true;
+      wait(rst->negedge_event());
+    }
+    endpoint_->leave_reset();
+  }
+}
+
+// Stops every channel and fails every grid, and waits until their CTAs have left the SMs and
+// the channels have ended what they were doing (their DMA is refused now: Bus Master Enable is
+// clear).
+void GpuSoc::stop_work() {
+  command_processor_->stop();
+  const sc_core::sc_time poll(100, sc_core::SC_NS), limit(1, sc_core::SC_SEC);
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
+  for (;;) {
+    // Again at every turn: a packet in execution when the channels stopped may launch a grid.
+    dispatcher_->fail_all("the GPU was reset");
+    if (command_processor_->idle() && dispatcher_->idle()) return;
+    if (sc_core::sc_time_stamp() - start > limit) {
+      throw ModelError(name(), "reset: the channels and SMs did not stop within 1 s");
+    }
+    wait(poll);
+  }
 }
 
 void GpuSoc::add_texture_units(const Config& config, uint32_t count) {

@@ -6,6 +6,13 @@
 // The SMs reach device memory through the memory system (crossbar, L2 slices, partitions with
 // DRAM timing), which keeps the data in `vram`; BAR1, the copy engines and the command processor
 // use `vram` directly. memory.model=flat puts the SMs on `vram` too (one latency, one bandwidth).
+//
+// Reset, by a Function Level Reset through config space or by the `rst` input: the endpoint
+// leaves the link at once (config reads all ones); the channels stop, every running grid fails
+// and its CTAs leave the SMs; once nothing runs, the channels, copy engines' registers, memory
+// checker and module table go back to power-on, and VRAM is erased. Then the function answers
+// again (or, under `rst`, when the input falls). The SMs' caches, L2 and DRAM keep their
+// timing-only state, and requests already in the memory system drain (docs/embedding.md).
 #pragma once
 
 #include <memory>
@@ -59,6 +66,10 @@ memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base)
 
 class GpuSoc : public sc_core::sc_module {
  public:
+  /// Reset input, as VP libraries give every component one; optional. Active high: a rising
+  /// edge resets the GPU as a conventional reset does, and it stays in reset while high.
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> rst;
+
   GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& stats_parent);
   ~GpuSoc() override;
 
@@ -103,6 +114,8 @@ class GpuSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;
   std::unique_ptr<gigathread::CommandProcessor> command_processor_;
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
+  void run_resets();  // SC_THREAD: carries out each reset (see above)
+  void stop_work();
   void add_texture_units(const Config& config, uint32_t count);
   void add_sms(const Config& config, uint32_t count);
   std::vector<std::unique_ptr<sc_core::sc_module>> sms_;          // LooselyTimedSm or CycleSm
@@ -110,6 +123,7 @@ class GpuSoc : public sc_core::sc_module {
   std::unique_ptr<sm::KernelCycleStats> kernel_stats_;  // cycle-level SMs' per-kernel counts
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
+  sc_core::sc_event flr_requested_;
 };
 
 }  // namespace gpusoc::platform

@@ -62,6 +62,13 @@ std::string register_map_markdown(const Config& config) {
   out << fmt::format("| `{:#04x}` | MSI control | bit 0 enable; 64-bit address at `{:#04x}`, "
                      "data at `{:#04x}` |\n",
                      cfg::MSI_CONTROL, cfg::MSI_ADDRESS_LO, cfg::MSI_DATA);
+  out << fmt::format("| `{:#04x}` | Device capabilities | bit 28: Function Level Reset supported "
+                     "|\n",
+                     cfg::DEVICE_CAPABILITIES);
+  out << fmt::format("| `{:#04x}` | Device control | bits 7:5 Max_Payload_Size, 14:12 "
+                     "Max_Read_Request_Size; write bit 15 to reset the function (FLR: "
+                     "docs/embedding.md, \"Reset\"), which reads 0 |\n",
+                     cfg::DEVICE_CONTROL);
   out << fmt::format("| `{:#04x}` | Link status | current speed (bits 3:0) and width (bits 9:4) "
                      "|\n\n",
                      cfg::LINK_STATUS);

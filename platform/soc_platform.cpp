@@ -77,6 +77,10 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
 
 namespace gpusoc::platform {
 
+GpuSoc& SocPlatform::gpu() {
+  return impl_->gpu;
+}
+
 size_t SocPlatform::protocol_checkers() const {
   return impl_->host.protocol_checkers() + impl_->gpu.protocol_checkers();
 }

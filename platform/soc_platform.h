@@ -16,6 +16,8 @@
 
 namespace gpusoc::platform {
 
+class GpuSoc;
+
 class SocPlatform {
  public:
   SocPlatform(const Config& config, StatGroup& stats);
@@ -32,6 +34,10 @@ class SocPlatform {
   /// found; a violation also stops the simulation with an error when it happens.
   size_t protocol_checkers() const;
   size_t protocol_violations() const;
+
+  /// The GPU, for what a platform does before the simulation starts: bind its reset input,
+  /// probe its sockets.
+  GpuSoc& gpu();
 
  private:
   struct Impl;

@@ -68,6 +68,14 @@ void MemoryTarget::end_of_elaboration() {
   pending_.reserve(channels_.size() * (2 * size_t{config_.queue_depth} + 2));
 }
 
+void MemoryTarget::erase() {
+  // A private anonymous mapping reads as zeros again once its pages are dropped.
+  if (madvise(data_, config_.size, MADV_DONTNEED) != 0) {
+    throw ModelError(name(), fmt::format("cannot clear the backing memory: {}",
+                                         std::strerror(errno)));
+  }
+}
+
 MemoryTarget::~MemoryTarget() {
   munmap(data_, config_.size);
 }

@@ -72,6 +72,9 @@ class MemoryTarget : public sc_core::sc_module {
   /// Backdoor for loaders and tests: host pointer to [address, address + bytes), which must lie
   /// inside the target (ModelError otherwise).
   uint8_t* backdoor(uint64_t address, uint64_t bytes);
+  /// Every byte back to zero, the pages given back to the host (a reset that must leave nothing
+  /// readable behind). DMI pointers stay valid: the mapping does not move.
+  void erase();
   const MemoryTargetConfig& config() const { return config_; }
   const MemoryTargetStats& stats() const { return stats_; }
 

@@ -71,6 +71,20 @@ void Channel::on_control(uint32_t value) {
   }
 }
 
+void Channel::stop() {
+  on_control(0);
+  doorbell_pending_ = doorbell_while_disabled_ = false;
+  doorbell_.cancel();
+}
+
+void Channel::reset() {
+  regs_.reset();
+  fetch_stopped_ = false;
+  ring_base_ = 0;
+  ring_size_ = 0;
+  get_ = 0;
+}
+
 uint32_t Channel::status() const {
   const bool pending = enabled_ && !fetch_stopped_ && regs_.read(bar0::CH_PUT) != get_;
   return (busy_ || pending ? bar0::kChannelBusy : 0) |

@@ -29,6 +29,13 @@ class Channel : public sc_core::sc_module {
   /// `delay` is when, after the current time, the access takes effect.
   void access(tlm::tlm_generic_payload& tx, const sc_core::sc_time& delay);
   RegisterBlock& registers() { return regs_; }
+  /// A reset begins: the channel disables itself as CH_CONTROL = 0 would (the packet in
+  /// execution ends, waits end, nothing more is fetched) and forgets doorbells.
+  void stop();
+  /// Executes nothing and has nothing pending.
+  bool idle() const { return !busy_ && !doorbell_pending_; }
+  /// A reset ends (the channel idle): registers and ring state as at power-on.
+  void reset();
   const CommandStats& stats() const { return stats_; }
 
   static constexpr uint32_t kMinRingBytes = sizeof(cmd::Packet);

@@ -1,5 +1,6 @@
 #include "models/gigathread/command_processor.h"
 
+#include <algorithm>
 #include <string>
 
 #include "models/gigathread/channel_registers.h"
@@ -14,6 +15,21 @@ const GigaThreadConfig& checked(const GigaThreadConfig& config) {
 }
 
 }  // namespace
+
+void CommandProcessor::stop() {
+  for (auto& channel : channels_) channel->stop();
+}
+
+bool CommandProcessor::idle() const {
+  return std::all_of(channels_.begin(), channels_.end(),
+                     [](const auto& channel) { return channel->idle(); });
+}
+
+void CommandProcessor::reset() {
+  for (auto& channel : channels_) channel->reset();
+  loader_.unload_all();
+  memcheck_.reset();
+}
 
 CommandProcessor::CommandProcessor(sc_core::sc_module_name name, const GigaThreadConfig& config,
                                    StatGroup& stats_parent)

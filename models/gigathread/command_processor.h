@@ -61,6 +61,14 @@ class CommandProcessor : public sc_core::sc_module {
   const CommandStats& stats() const { return stats_; }
   const GigaThreadConfig& config() const { return config_; }
 
+  /// A reset begins: every channel stops (see Channel::stop()).
+  void stop();
+  /// No channel executes anything or has anything pending.
+  bool idle() const;
+  /// A reset ends (idle): channels and the memory checker at their reset values, every module
+  /// unloaded.
+  void reset();
+
  private:
   void b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& tx);

@@ -161,6 +161,20 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   return result;
 }
 
+void CtaDispatcher::fail_all(const std::string& why) {
+  bool failed_any = false;
+  for (auto& grid : active_) {
+    if (grid->work.failed) continue;
+    failed_any = true;
+    grid->work.failed = true;
+    grid->result.error = cmd::ErrorCode::LaunchFailed;
+    grid->result.message = fmt::format("launch of '{}': {}", grid->request.kernel->name, why);
+    if (grid->resident == 0) grid->done.notify(sc_core::SC_ZERO_TIME);
+  }
+  if (failed_any)
+    for (sm::StreamingMultiprocessor* sm : sms_) sm->grid_failed();
+}
+
 void CtaDispatcher::dispatch() {
   std::vector<uint32_t> candidates;
   for (auto& grid : active_) {

@@ -52,6 +52,12 @@ class CtaDispatcher : public sc_core::sc_module,
 
   GridResult run_grid(const GridRequest& request) override;
 
+  /// A reset: every grid fails with LaunchFailed (`why`), its CTAs dropped where they are; each
+  /// launch returns once its CTAs have left the SMs.
+  void fail_all(const std::string& why);
+  /// No grid is running.
+  bool idle() const { return active_.empty(); }
+
   /// CTAs of a kernel with these needs one SM can hold at once (0: not even one), and why not.
   uint32_t ctas_per_sm(const GridRequest& request, std::string* limiting = nullptr) const;
 

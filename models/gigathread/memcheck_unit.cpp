@@ -15,6 +15,12 @@ MemcheckUnit::MemcheckUnit(uint64_t vram_base, uint64_t vram_bytes)
   registers_.on_read(bar0::MC_LIVE_REGIONS, [this] { return uint32_t(map_.live_regions()); });
 }
 
+void MemcheckUnit::reset() {
+  registers_.reset();
+  map_.clear_allocations();
+  last_problem_.clear();
+}
+
 const std::vector<RegisterSpec>& MemcheckUnit::register_specs() {
   using A = RegisterAccess;
   static const std::vector<RegisterSpec> specs = {

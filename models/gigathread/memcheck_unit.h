@@ -29,6 +29,9 @@ class MemcheckUnit {
   ptx::AllocationMap& map() { return map_; }
   /// Why the last command was refused (empty when it was taken), for logs and tests.
   const std::string& last_problem() const { return last_problem_; }
+  /// Registers to their reset values and every allocation forgotten (after the module loader has
+  /// unloaded its modules' variables).
+  void reset();
 
  private:
   void command(uint32_t value);

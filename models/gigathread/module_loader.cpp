@@ -241,6 +241,11 @@ cmd::ErrorCode ModuleLoader::unload(uint32_t id, std::string& why) {
   return cmd::ErrorCode::InvalidModule;
 }
 
+void ModuleLoader::unload_all() {
+  std::string why;
+  for (const uint32_t id : table_.ids()) unload(id, why);
+}
+
 uint32_t ModuleLoader::max_threads_per_cta(const ptx::Function& kernel, uint32_t registers) const {
   uint64_t limit = config_.max_threads_per_cta;
   if (kernel.reqntid[0]) {

@@ -48,6 +48,9 @@ class ModuleLoader {
   ModuleLoadOutcome load(const ModuleLoadRequest& request);
   /// InvalidModule (with `why`) when `id` names no loaded module.
   cmd::ErrorCode unload(uint32_t id, std::string& why);
+  /// Unloads every module (a reset). Ids keep counting, so that a kernel handle from before
+  /// never names a kernel loaded after.
+  void unload_all();
 
   const ModuleTable& modules() const { return table_; }
   const FirmwareHeap& heap() const { return *heap_; }

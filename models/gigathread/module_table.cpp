@@ -1,5 +1,7 @@
 #include "models/gigathread/module_table.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace gpusoc::gigathread {
@@ -16,6 +18,13 @@ std::shared_ptr<const ptx::Program> ModuleTable::remove(uint32_t id) {
   std::shared_ptr<const ptx::Program> program = std::move(it->second.program);
   modules_.erase(it);
   return program;
+}
+
+std::vector<uint32_t> ModuleTable::ids() const {
+  std::vector<uint32_t> ids;
+  for (const auto& entry : modules_) ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 ModuleTable::Found ModuleTable::find(uint64_t handle) const {

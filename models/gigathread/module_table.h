@@ -50,6 +50,8 @@ class ModuleTable {
   std::string why_not_loaded(uint32_t id) const;
 
   size_t size() const { return modules_.size(); }
+  /// The ids of the loaded modules, in increasing order.
+  std::vector<uint32_t> ids() const;
 
  private:
   uint32_t next_id_ = 1;

@@ -56,7 +56,8 @@ ConfigSpace::ConfigSpace(const PcieConfig& config, uint64_t bar0_bytes)
   put(cfg::PCIE_CAP, 1, cfg::kCapabilityPcie);
   put(cfg::PCIE_CAP + 2, 2, kPcieCapabilityVersion2Endpoint);
   put(cfg::DEVICE_CAPABILITIES, 4,
-      cfg::code_from_size(link.max_payload_bytes) | kDeviceCapabilitiesRoleBasedErrors);
+      cfg::code_from_size(link.max_payload_bytes) | kDeviceCapabilitiesRoleBasedErrors |
+          cfg::kDeviceCapabilitiesFlr);
   // At reset Device Control holds the configured operating point (firmware would program it).
   put(cfg::DEVICE_CONTROL, 2,
       cfg::code_from_size(link.max_payload_bytes) << 5 |
@@ -64,9 +65,10 @@ ConfigSpace::ConfigSpace(const PcieConfig& config, uint64_t bar0_bytes)
           kDeviceControlNoSnoop,
       kDeviceControlWritable);
   put(cfg::LINK_CAPABILITIES, 4, link.generation | link.lanes << 4);
-  put(cfg::PCIE_CAP + 0x10, 2, 0, kLinkControlWritable);
+  put(cfg::LINK_CONTROL, 2, 0, kLinkControlWritable);
   put(cfg::LINK_STATUS, 2, link.generation | link.lanes << 4 | kLinkStatusSlotClock);
   put(cfg::LINK_CAPABILITIES_2, 4, ((1u << link.generation) - 1) << 1);
+  power_on_ = bytes_;
 }
 
 void ConfigSpace::put(uint32_t offset, unsigned bytes, uint32_t value, uint32_t writable) {
@@ -99,6 +101,23 @@ void ConfigSpace::write(uint32_t offset, unsigned bytes, uint32_t value) {
     const auto v = static_cast<uint8_t>(value >> (8 * i));
     bytes_[offset + i] = static_cast<uint8_t>((bytes_[offset + i] & ~mask) | (v & mask));
   }
+}
+
+bool ConfigSpace::initiates_function_level_reset(uint32_t offset, unsigned bytes,
+                                                 uint32_t value) {
+  const uint32_t bit = cfg::DEVICE_CONTROL * 8 + 15;  // as a bit offset in the space
+  return offset * 8 <= bit && bit < (offset + bytes) * 8 && (value >> (bit - offset * 8)) & 1;
+}
+
+void ConfigSpace::reset(bool function_level) {
+  const uint32_t device_control = read(cfg::DEVICE_CONTROL, 2);
+  const uint32_t link_control = read(cfg::LINK_CONTROL, 2);
+  bytes_ = power_on_;
+  if (!function_level) return;
+  const uint32_t kept = cfg::kDeviceControlMaxPayload;
+  put(cfg::DEVICE_CONTROL, 2, (read(cfg::DEVICE_CONTROL, 2) & ~kept) | (device_control & kept),
+      kDeviceControlWritable);
+  put(cfg::LINK_CONTROL, 2, link_control, kLinkControlWritable);
 }
 
 bool ConfigSpace::memory_space_enabled() const {

@@ -1,8 +1,10 @@
 // The PCI configuration space of the GPU's function 0: a type 0 header with two 64-bit memory
 // BARs, an MSI capability and a PCI Express capability (link speed and width, max payload and
 // read request sizes). Each byte has a write mask, so read-only fields ignore writes and BAR
-// sizing (write all ones, read back) falls out of the masks. Pure C++: the endpoint answers its
-// config_target with it and decodes memory requests against the BARs it holds.
+// sizing (write all ones, read back) falls out of the masks. The function advertises Function
+// Level Reset (Device Capabilities bit 28): a write of 1 to Device Control bit 15 starts one,
+// which the endpoint carries out. Pure C++: the endpoint answers its config_target with it and
+// decodes memory requests against the BARs it holds.
 #pragma once
 
 #include <array>
@@ -41,6 +43,7 @@ constexpr uint32_t PCIE_CAP = 0x70;  // capability ID 0x10, version 2, endpoint
 constexpr uint32_t DEVICE_CAPABILITIES = PCIE_CAP + 0x04;
 constexpr uint32_t DEVICE_CONTROL = PCIE_CAP + 0x08;  // 16 bits
 constexpr uint32_t LINK_CAPABILITIES = PCIE_CAP + 0x0C;
+constexpr uint32_t LINK_CONTROL = PCIE_CAP + 0x10;  // 16 bits
 constexpr uint32_t LINK_STATUS = PCIE_CAP + 0x12;  // 16 bits
 constexpr uint32_t LINK_CAPABILITIES_2 = PCIE_CAP + 0x2C;
 
@@ -54,6 +57,9 @@ constexpr uint16_t kStatusInterrupt = 1u << 3;           // INTx pending, read-o
 constexpr uint16_t kStatusCapabilitiesList = 1u << 4;
 constexpr uint32_t kBarMemory64 = 0x4;  // BAR type bits: 64-bit memory BAR
 constexpr uint32_t kBarPrefetchable = 0x8;
+constexpr uint32_t kDeviceCapabilitiesFlr = 1u << 28;      // Function Level Reset capable
+constexpr uint16_t kDeviceControlInitiateFlr = 1u << 15;  // write 1: reset; reads 0
+constexpr uint16_t kDeviceControlMaxPayload = 0x7u << 5;
 constexpr uint16_t kMsiEnable = 1u << 0;
 constexpr uint16_t kMsi64Bit = 1u << 7;
 
@@ -74,6 +80,12 @@ class ConfigSpace {
   uint32_t read(uint32_t offset, unsigned bytes) const;
   /// Writable bits take the new value; read-only bits keep theirs.
   void write(uint32_t offset, unsigned bytes, uint32_t value);
+  /// Whether a write of `value` at `offset` sets Device Control's Initiate Function Level Reset.
+  static bool initiates_function_level_reset(uint32_t offset, unsigned bytes, uint32_t value);
+  /// Every register back to its value at power-on. A Function Level Reset keeps what belongs to
+  /// the link rather than the function (PCI Express Base 6.6.2): Max_Payload_Size in Device
+  /// Control, and Link Control.
+  void reset(bool function_level);
 
   bool memory_space_enabled() const;
   bool bus_master_enabled() const;
@@ -94,6 +106,7 @@ class ConfigSpace {
 
   std::array<uint8_t, cfg::kSize> bytes_{};
   std::array<uint8_t, cfg::kSize> writable_{};  // per bit: 1 = software may change it
+  std::array<uint8_t, cfg::kSize> power_on_{};  // bytes_ as constructed
   uint64_t bar_bytes_[2];
   uint32_t supported_payload_bytes_;
 };

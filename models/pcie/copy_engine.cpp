@@ -63,11 +63,15 @@ CopyEngine::CopyEngine(sc_core::sc_module_name name, uint32_t index, const PcieC
   mmio_target.register_b_transport(this, &CopyEngine::mmio_b_transport);
   mmio_target.register_transport_dbg(this, &CopyEngine::mmio_transport_dbg);
   registers_.on_read(bar0::CE_STATUS, [this] { return busy_ ? kBusy : 0u; });
-  registers_.on_read(bar0::CE_COPIES, [this] { return low(completed_); });
-  registers_.on_read(bar0::CE_BYTES_LO, [this] { return low(completed_bytes_); });
-  registers_.on_read(bar0::CE_BYTES_HI, [this] { return high(completed_bytes_); });
-  registers_.on_read(bar0::CE_BUSY_NS_LO, [this] { return low(busy_nanoseconds(busy_time_)); });
-  registers_.on_read(bar0::CE_BUSY_NS_HI, [this] { return high(busy_nanoseconds(busy_time_)); });
+  registers_.on_read(bar0::CE_COPIES, [this] { return low(completed_ - at_reset_.copies); });
+  registers_.on_read(bar0::CE_BYTES_LO,
+                     [this] { return low(completed_bytes_ - at_reset_.bytes); });
+  registers_.on_read(bar0::CE_BYTES_HI,
+                     [this] { return high(completed_bytes_ - at_reset_.bytes); });
+  registers_.on_read(bar0::CE_BUSY_NS_LO,
+                     [this] { return low(busy_nanoseconds(busy_time_ - at_reset_.busy)); });
+  registers_.on_read(bar0::CE_BUSY_NS_HI,
+                     [this] { return high(busy_nanoseconds(busy_time_ - at_reset_.busy)); });
   registers_.on_fault([this](RegisterFault fault, uint32_t offset) {
     // Refused accesses come back to the endpoint as error responses; it flags those itself.
     if (fault == RegisterFault::ReadOnlyWrite) {
@@ -245,6 +249,12 @@ bool CopyEngine::transfer(const Leg& leg, tlm::tlm_command command, uint64_t off
   tx_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   leg.port->b_transport(tx_, delay);
   return tx_.is_response_ok();
+}
+
+void CopyEngine::reset_registers() {
+  at_reset_.copies = completed_;
+  at_reset_.bytes = completed_bytes_;
+  at_reset_.busy = busy_time_;
 }
 
 void CopyEngine::begin() {

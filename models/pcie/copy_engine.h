@@ -44,6 +44,8 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   cmd::ErrorCode fill(const FillRequest& request) override;
 
   bool busy() const { return busy_; }
+  /// A reset: CE_COPIES, CE_BYTES and CE_BUSY_NS count from zero again (the statistics do not).
+  void reset_registers();
 
  private:
   struct Leg {  // one side of a transfer
@@ -90,6 +92,10 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   sc_core::sc_time busy_time_;
   uint64_t completed_ = 0;        // CE_COPIES: copies and fills
   uint64_t completed_bytes_ = 0;  // CE_BYTES
+  struct {
+    uint64_t copies = 0, bytes = 0;
+    sc_core::sc_time busy;
+  } at_reset_;  // what the registers count from
   std::vector<uint8_t> buffer_;   // the slots' data, one chunk each
   std::vector<Slot> slots_;
   std::vector<sc_core::sc_time> written_;  // when recent writes were done (posted: sent)

@@ -142,6 +142,7 @@ void PcieEndpoint::wire_registers() {
 }
 
 void PcieEndpoint::raise(uint32_t causes) {
+  if (in_reset_) return;  // a function in reset signals nothing
   intr_status_ |= causes;
   update_irq();
   // Every event of an enabled cause sends its own message, pending or not, so software that
@@ -150,6 +151,7 @@ void PcieEndpoint::raise(uint32_t causes) {
 }
 
 void PcieEndpoint::report_error(uint32_t error_bits) {
+  if (in_reset_) return;
   error_status_ |= error_bits;
   raise(bar0::kIntrError);
 }

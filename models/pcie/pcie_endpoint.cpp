@@ -136,9 +136,11 @@ void PcieEndpoint::config_access(tlm::tlm_generic_payload& tx) {
   }
   uint32_t value = 0;
   if (tx.is_read()) {
-    value = config_.read(static_cast<uint32_t>(offset), bytes);
+    value = in_reset_ ? ~0u : config_.read(static_cast<uint32_t>(offset), bytes);
     std::memcpy(tx.get_data_ptr(), &value, bytes);
     ++stats_->config_reads;
+  } else if (tx.is_write() && in_reset_) {
+    ++stats_->config_writes;  // dropped: nothing answers while the function is in reset
   } else if (tx.is_write()) {
     std::memcpy(&value, tx.get_data_ptr(), bytes);
     const uint64_t bar1 = config_.bar_address(1);
@@ -150,8 +152,39 @@ void PcieEndpoint::config_access(tlm::tlm_generic_payload& tx) {
     link_.set_max_read_request(config_.max_read_request_bytes());
     update_irq();  // Interrupt Disable or MSI Enable may have changed the INTx wire
     ++stats_->config_writes;
+    if (ConfigSpace::initiates_function_level_reset(static_cast<uint32_t>(offset), bytes,
+                                                    value)) {
+      enter_reset(true);
+      if (flr_hook_) {
+        flr_hook_();
+      } else {
+        leave_reset();
+      }
+    }
   }
   tx.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void PcieEndpoint::enter_reset(bool function_level) {
+  ++(function_level ? stats_->function_level_resets : stats_->conventional_resets);
+  log_->debug("{} reset", function_level ? "function level" : "conventional");
+  config_.reset(function_level);
+  revoke_aperture_dmi();
+  link_.set_max_payload(config_.max_payload_bytes());
+  link_.set_max_read_request(config_.max_read_request_bytes());
+  in_reset_ = true;
+  reset_registers();
+}
+
+void PcieEndpoint::leave_reset() {
+  reset_registers();  // whatever the stopping units latched meanwhile goes too
+  in_reset_ = false;
+}
+
+void PcieEndpoint::reset_registers() {
+  intr_status_ = intr_mask_ = error_status_ = error_offset_ = 0;
+  bar1_window_ = 0;
+  update_irq();
 }
 
 unsigned PcieEndpoint::config_transport_dbg(tlm::tlm_generic_payload& tx) {

@@ -5,9 +5,16 @@
 // with DMI, a DMA path from the GPU's units into host memory, and interrupts as MSI writes plus
 // a level output. Every timed crossing of the link is timed by LinkTiming, each direction on its
 // own; a DMI pointer into the aperture skips the link, its latencies the unloaded crossing's.
+//
+// Reset: a Function Level Reset (config space, Device Control bit 15) or the GPU's reset input
+// puts the function in reset at once: config space back to power-on (an FLR keeps the link's
+// settings), interrupts and errors cleared, DMI revoked, and until the GPU behind it has
+// stopped its work, config reads answer all ones (no function there) and config writes are
+// dropped. The owner carries the reset out through the hook and calls leave_reset().
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -74,6 +81,15 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   const LinkTiming& link() const { return link_; }
   const ConfigSpace& config_space() const { return config_; }
 
+  /// Who carries out a Function Level Reset software starts: called once the function is in
+  /// reset; it calls leave_reset() when the GPU has stopped. Without one, the reset ends at once.
+  void on_function_level_reset(std::function<void()> hook) { flr_hook_ = std::move(hook); }
+  /// Puts the function in reset (see above); `function_level`: an FLR, else a conventional reset.
+  void enter_reset(bool function_level);
+  /// The function answers again, its BAR0 registers at their reset values.
+  void leave_reset();
+  bool in_reset() const { return in_reset_; }
+
  private:
   struct Stats : StatGroup {
     Stats(StatGroup& parent, const std::string& name, const PcieEndpoint& endpoint);
@@ -91,6 +107,10 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
                             "host memory written by GPU DMA (MSIs excluded)"};
     Counter dma_errors{*this, "dma_errors", "requests", "DMA requests answered with an error"};
     Counter msis{*this, "msis", "messages", "MSI writes sent"};
+    Counter function_level_resets{*this, "function_level_resets", "resets",
+                                  "Function Level Resets software started"};
+    Counter conventional_resets{*this, "conventional_resets", "resets",
+                                "resets through the GPU's reset input"};
     Formula downstream_bytes, upstream_bytes, downstream_tlps, upstream_tlps;
     Formula downstream_busy_ns, upstream_busy_ns;
   };
@@ -128,6 +148,7 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
                          Forward&& forward);
 
   void wire_registers();
+  void reset_registers();  // BAR0's own registers to their reset values
   void send_msi();
   void update_irq();
 
@@ -147,6 +168,8 @@ class PcieEndpoint : public sc_core::sc_module, public InterruptSink {
   // address then): a window move, a BAR1 change or Memory Space Enable cleared revokes it.
   bool bar1_dmi_granted_ = false, mem_dmi_granted_ = false;
   uint64_t mem_dmi_base_ = 0;
+  bool in_reset_ = false;
+  std::function<void()> flr_hook_;
   tlm::tlm_generic_payload msi_tx_;
   uint32_t msi_payload_ = 0;
   Logger log_;

@@ -129,6 +129,11 @@ bool CycleSm::place(GridWork& grid, ptx::Dim3 ctaid) {
   return true;
 }
 
+void CycleSm::grid_failed() {
+  drop_due_ = true;
+  work_arrived_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void CycleSm::admit_arrivals() {
   // Reporting a dropped CTA can place another on this SM: take the list first.
   std::vector<Arrival> batch;
@@ -349,7 +354,10 @@ void CycleSm::run() {
     }
     // Another SM's fault fails a grid: its CTAs here are dropped soon (checked every 64 rounds:
     // checking every round costs more than the few cycles it would save).
-    if ((++rounds_ & 63) == 0) drop_failed_grids();
+    if ((++rounds_ & 63) == 0 || drop_due_) {
+      drop_due_ = false;
+      drop_failed_grids();
+    }
     collect_replies();
     land_replies();
     if (finished_ctas_) retire_finished();

@@ -54,6 +54,7 @@ class CycleSm : public sc_core::sc_module,
 
   uint32_t sm_id() const override { return sm_id_; }
   void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
+  void grid_failed() override;
   void set_listener(CtaRetirementListener& listener) override { listener_ = &listener; }
   const CycleStats& stats() const { return stats_; }
   /// Also count per kernel, in `table` (shared by the GPU's SMs); without it, per SM only.
@@ -228,6 +229,7 @@ class CycleSm : public sc_core::sc_module,
 
   uint64_t cycle_ = 0;
   uint64_t rounds_ = 0;         // turns of the cycle loop
+  bool drop_due_ = false;       // grid_failed(): drop failed grids' CTAs at the next turn
   uint32_t finished_ctas_ = 0;  // CTAs whose warps are all done, waiting to retire
   uint64_t warps_placed_ = 0;   // ages for the schedulers
   std::vector<Arrival> arriving_;

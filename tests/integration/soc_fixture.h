@@ -33,6 +33,11 @@ class Soc {
     platform_ = std::make_unique<platform::SocPlatform>(config_, stats_);
   }
   const StatGroup& stats() const { return stats_; }
+  platform::SocPlatform& platform() { return *platform_; }
+  /// Runs `body` with no device opened: it opens (and closes) its own.
+  sc_core::sc_time run_host(const std::function<void(host::HostBus&)>& body) {
+    return platform_->run(body);
+  }
   template <typename T>
   T param(const char* name) const {
     return config_.value(name).get<T>();

@@ -126,6 +126,49 @@ TEST(ConfigSpaceTest, DeviceControlProgramsPayloadSizesWithinWhatIsSupported) {
   EXPECT_EQ(space.max_payload_bytes(), 256u);
 }
 
+// PCI Express Base 6.6.2: an FLR resets the function's registers but not the link's
+// (Max_Payload_Size in Device Control, Link Control); a conventional reset resets everything.
+TEST(ConfigSpaceTest, AFunctionLevelResetKeepsTheLinksSettingsAConventionalOneDoesNot) {
+  ConfigSpace space(PcieConfig{}, 1 * kMiB);
+  EXPECT_TRUE(space.read(cfg::DEVICE_CAPABILITIES, 4) & cfg::kDeviceCapabilitiesFlr);
+  const uint32_t power_on_control = space.read(cfg::DEVICE_CONTROL, 2);
+  const uint32_t programmed = (power_on_control & ~(0x7u << 5) & ~(0x7u << 12)) | 5u << 12;
+  space.write(cfg::DEVICE_CONTROL, 2, programmed);  // MPS 128 bytes, MRRS 4096
+  space.write(cfg::LINK_CONTROL, 2, 0x0003);        // ASPM L0s and L1
+  space.write(cfg::COMMAND, 2, cfg::kCommandMemorySpace | cfg::kCommandBusMaster);
+  space.write(cfg::BAR0, 4, 0xE000'0000);
+  space.write(cfg::MSI_CONTROL, 2, cfg::kMsiEnable);
+
+  space.reset(/*function_level=*/true);
+  EXPECT_EQ(space.read(cfg::COMMAND, 2), 0u);
+  EXPECT_EQ(space.bar_address(0), 0u);
+  EXPECT_FALSE(space.msi_enabled());
+  EXPECT_EQ(space.read(cfg::DEVICE_CONTROL, 2),
+            (power_on_control & ~(0x7u << 5)) | (programmed & (0x7u << 5)))
+      << "Max_Payload_Size kept, Max_Read_Request_Size back to its reset value";
+  EXPECT_EQ(space.read(cfg::LINK_CONTROL, 2), 0x0003u);
+
+  space.reset(/*function_level=*/false);
+  EXPECT_EQ(space.read(cfg::DEVICE_CONTROL, 2), power_on_control);
+  EXPECT_EQ(space.read(cfg::LINK_CONTROL, 2), 0u);
+  EXPECT_EQ(space.read(cfg::VENDOR_ID, 4), 0x0191'10DEu);
+}
+
+TEST(ConfigSpaceTest, InitiateFunctionLevelResetIsBit15OfDeviceControlAndReadsZero) {
+  const uint32_t bit = cfg::kDeviceControlInitiateFlr;
+  EXPECT_TRUE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL, 2, bit));
+  EXPECT_TRUE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL, 4, bit));
+  EXPECT_TRUE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL + 1, 1, 0x80));
+  EXPECT_FALSE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL, 1, 0xFF));
+  EXPECT_FALSE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL, 2, 0x7FFF));
+  EXPECT_FALSE(ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CAPABILITIES, 4, bit));
+  EXPECT_FALSE(
+      ConfigSpace::initiates_function_level_reset(cfg::DEVICE_CONTROL + 2, 2, 0xFFFF));  // Status
+  ConfigSpace space(PcieConfig{}, 1 * kMiB);
+  space.write(cfg::DEVICE_CONTROL, 2, space.read(cfg::DEVICE_CONTROL, 2) | bit);
+  EXPECT_FALSE(space.read(cfg::DEVICE_CONTROL, 2) & bit);
+}
+
 TEST(ConfigSpaceTest, MsiProgramming) {
   ConfigSpace space(PcieConfig{}, 1 * kMiB);
   space.write(cfg::MSI_ADDRESS_LO, 4, 0xFEE0'0003);  // the low two bits are reserved

@@ -1,0 +1,176 @@
+// Resetting the GPU while a kernel runs, as a driver recovering a hung GPU does (a Function Level
+// Reset through config space) and as a virtual platform does (the GPU's reset input). Expected
+// values come from the PCI Express rules (what an FLR keeps, what it clears), from the register
+// map's documented reset values, and from a CPU reference for the run after the reset.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "models/common/stats_report.h"
+#include "models/pcie/bar0_map.h"
+#include "models/pcie/config_space.h"
+#include "platform/gpu_soc.h"
+#include "sw/runtime/pci_function.h"
+#include "tests/integration/soc_fixture.h"
+
+namespace gpusoc::rt {
+namespace {
+
+using namespace testing;
+namespace cfg = pcie::cfg;
+
+// Counts to n (2^31 in the tests: seconds of simulated time), then stores the count.
+const char* const kCountPtx = R"(.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry count(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<3>;
+  mov.u32 %r1, 0;
+  ld.param.u32 %r2, [n];
+LOOP:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p, %r1, %r2;
+  @%p bra LOOP;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)";
+
+constexpr uint32_t kPattern = 0x5EC2E7u;
+constexpr uint32_t kWords = 1024;
+
+uint64_t stat(const Soc& soc, const char* name) {
+  return stats_values_json(soc.stats())["gpu"]["pcie"][name].get<uint64_t>();
+}
+
+// Opens a device, leaves data in VRAM, a kernel of 2^31 iterations running on every SM and a
+// 64 MiB copy from host memory under way on another channel, and lets them run for a while;
+// returns the device address of the data. The device is closed after the reset: its last waits
+// time out, as they would for a driver whose GPU was reset under it.
+template <typename Reset>
+uint64_t reset_under_a_running_kernel(host::HostBus& bus, Reset&& reset) {
+  RuntimeOptions options;
+  options.sync_timeout = sc_core::sc_time(50, sc_core::SC_US);
+  Device device(bus, options);
+  const Module m = device.load_module(kCountPtx, "count.ptx");
+  auto data = device.alloc<uint32_t>(kWords);
+  data.upload(std::vector<uint32_t>(kWords, kPattern));
+  const uint64_t address = data.ptr();
+  device.launch(m.kernel("count"), {8, 256}, data, uint32_t(1) << 31);
+  constexpr uint64_t kCopyBytes = 64 << 20;
+  auto source = device.alloc_host<uint8_t>(kCopyBytes);
+  auto destination = device.alloc<uint8_t>(kCopyBytes);
+  Stream copies = device.create_stream();
+  copies.memcpy_htod(destination.ptr(), source.data(), kCopyBytes);
+  bus.compute(sc_core::sc_time(20, sc_core::SC_US));
+  const uint64_t bar0 = device.properties().bar0_address;
+  EXPECT_TRUE(bus.read32(bar0 + bar0::channel_offset(0, bar0::CH_STATUS)) & bar0::kChannelBusy)
+      << "the kernel should still run";
+  EXPECT_TRUE(bus.read32(bar0 + bar0::copy_engine_offset(0, bar0::CE_STATUS)) & 1)
+      << "the copy should still run";
+  reset();
+  return address;
+}
+
+// Waits, as software does after a reset, until the function answers config reads again.
+void wait_until_present(host::HostBus& bus, PciFunction& fn) {
+  for (int i = 0; fn.vendor_id() == 0xFFFF; ++i) {
+    ASSERT_LT(i, 1000) << "the function did not come back within 1 ms";
+    bus.compute(sc_core::sc_time(1, sc_core::SC_US));
+  }
+}
+
+// After a reset: a new driver finds the GPU as at power-on, with VRAM erased, and runs on it.
+void expect_a_clean_gpu(host::HostBus& bus, uint64_t old_data) {
+  Device device(bus);
+  const uint64_t bar0 = device.properties().bar0_address;
+  EXPECT_EQ(bus.read32(bar0 + bar0::INTR_STATUS), 0u);
+  EXPECT_EQ(bus.read32(bar0 + bar0::ERROR_STATUS), 0u);
+  EXPECT_EQ(bus.read32(bar0 + bar0::BAR1_WINDOW_LO), 0u);
+  EXPECT_EQ(bus.read32(bar0 + bar0::channel_offset(0, bar0::CH_ERROR)), 0u)
+      << "the aborted launch's error went with the reset";
+  EXPECT_EQ(bus.read32(bar0 + bar0::copy_engine_offset(0, bar0::CE_COPIES)), 0u);
+  auto data = device.alloc<uint32_t>(kWords);
+  ASSERT_EQ(data.ptr(), old_data) << "the same allocation as before the reset";
+  EXPECT_EQ(data.download(), std::vector<uint32_t>(kWords, 0u)) << "VRAM was not erased";
+  const Module m = device.load_module_file(kKernelDir + "/vector_add.ptx");
+  run_vector_add(device, m, 5000, 7);
+}
+
+class GpuReset : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GpuReset, AFunctionLevelResetStopsARunningKernelAndTheGpuComesBackClean) {
+  Soc soc({std::string("sm.model=") + GetParam(), "platform.check_tlm_protocol=true"});
+  soc.run_host([&](host::HostBus& bus) {
+    PciFunction fn(bus, bus.address_map().ecam_base);
+    EXPECT_TRUE(fn.read32(cfg::DEVICE_CAPABILITIES) & cfg::kDeviceCapabilitiesFlr);
+    uint16_t device_control = 0;
+    const uint64_t old_data = reset_under_a_running_kernel(bus, [&] {
+      // Max_Payload_Size belongs to the link: programmed to 128 bytes, an FLR keeps it.
+      device_control = fn.read16(cfg::DEVICE_CONTROL);
+      device_control = uint16_t((device_control & ~cfg::kDeviceControlMaxPayload) | 0u << 5);
+      fn.write16(cfg::DEVICE_CONTROL, device_control);
+      fn.write16(cfg::DEVICE_CONTROL, uint16_t(device_control | cfg::kDeviceControlInitiateFlr));
+      wait_until_present(bus, fn);
+    });
+    EXPECT_EQ(fn.read16(cfg::COMMAND), 0u);
+    EXPECT_EQ(fn.read32(cfg::BAR0), cfg::kBarMemory64) << "BAR0 unassigned again";
+    EXPECT_EQ(fn.read16(cfg::DEVICE_CONTROL), device_control) << "the link's settings stay";
+    expect_a_clean_gpu(bus, old_data);
+  });
+  EXPECT_EQ(stat(soc, "function_level_resets"), 1u);
+  EXPECT_EQ(stat(soc, "conventional_resets"), 0u);
+}
+
+TEST_P(GpuReset, TheResetInputHoldsTheGpuInResetAndRestoresEverything) {
+  Soc soc({std::string("sm.model=") + GetParam(), "platform.check_tlm_protocol=true"});
+  sc_core::sc_signal<bool> reset_wire("reset_wire");
+  soc.platform().gpu().rst.bind(reset_wire);
+  soc.run_host([&](host::HostBus& bus) {
+    PciFunction fn(bus, bus.address_map().ecam_base);
+    const uint16_t power_on_control = fn.read16(cfg::DEVICE_CONTROL);
+    const uint64_t old_data = reset_under_a_running_kernel(bus, [&] {
+      fn.write16(cfg::DEVICE_CONTROL, uint16_t(power_on_control & ~cfg::kDeviceControlMaxPayload));
+      reset_wire.write(true);
+      bus.compute(sc_core::sc_time(1, sc_core::SC_MS));  // held: long after the work stopped
+      EXPECT_EQ(fn.read32(cfg::VENDOR_ID), 0xFFFF'FFFFu) << "held in reset";
+      reset_wire.write(false);
+      wait_until_present(bus, fn);
+    });
+    EXPECT_EQ(fn.read16(cfg::DEVICE_CONTROL), power_on_control)
+        << "a conventional reset restores the link's settings too";
+    expect_a_clean_gpu(bus, old_data);
+  });
+  EXPECT_EQ(stat(soc, "conventional_resets"), 1u);
+  EXPECT_EQ(stat(soc, "function_level_resets"), 0u);
+}
+
+// A platform that holds the reset input high from the start (as VPs do at power-on) sees no
+// function until it releases it.
+TEST(GpuResetInput, HighFromTheStartHoldsTheGpuInResetUntilReleased) {
+  Soc soc;
+  sc_core::sc_signal<bool> reset_wire("reset_wire", true);
+  soc.platform().gpu().rst.bind(reset_wire);
+  soc.run_host([&](host::HostBus& bus) {
+    PciFunction fn(bus, bus.address_map().ecam_base);
+    bus.compute(sc_core::sc_time(10, sc_core::SC_US));
+    EXPECT_EQ(fn.read32(cfg::VENDOR_ID), 0xFFFF'FFFFu);
+    expect_error(Status::InvalidDevice, "no PCI function at 00:00.0", [&] { Device device(bus); });
+    reset_wire.write(false);
+    wait_until_present(bus, fn);
+    Device device(bus);
+    run_vector_add(device, device.load_module_file(kKernelDir + "/vector_add.ptx"), 1000, 3);
+  });
+  EXPECT_EQ(stat(soc, "conventional_resets"), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sm, GpuReset, ::testing::Values("lt", "cycle"));
+
+}  // namespace
+}  // namespace gpusoc::rt
