@@ -183,19 +183,24 @@ void GpuSoc::run_resets() {
       wait(flr_requested_);
     }
     power_on = false;
-    bool conventional = wired && rst->read();
-    if (conventional) endpoint_->enter_reset(false);  // an FLR entered it at the config write
+    conventional_ = false;  // an FLR entered the endpoint's reset at the config write
+    if (wired && rst->read()) make_conventional();
     stop_work();
     command_processor_->reset();
     for (auto& ce : copy_engines_) ce->reset_registers();
     vram_->erase();
     while (wired && rst->read()) {
-      if (!conventional) endpoint_->enter_reset(false);  // raised during an FLR
-      conventional = true;
+      make_conventional();  // the input rose during an FLR, and stays high
       wait(rst->negedge_event());
     }
     endpoint_->leave_reset();
   }
+}
+
+void GpuSoc::make_conventional() {
+  if (conventional_) return;
+  conventional_ = true;
+  endpoint_->enter_reset(false);
 }
 
 // Stops every channel and fails every grid, and waits until their CTAs have left the SMs and
@@ -212,7 +217,12 @@ void GpuSoc::stop_work() {
     if (sc_core::sc_time_stamp() - start > limit) {
       throw ModelError(name(), "reset: the channels and SMs did not stop within 1 s");
     }
-    wait(poll);
+    if (rst.size() == 0) {
+      wait(poll);
+      continue;
+    }
+    wait(poll, rst->posedge_event());  // a pulse of the input during an FLR makes it conventional
+    if (rst->posedge()) make_conventional();
   }
 }
 

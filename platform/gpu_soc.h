@@ -116,6 +116,7 @@ class GpuSoc : public sc_core::sc_module {
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
   void run_resets();  // SC_THREAD: carries out each reset (see above)
   void stop_work();
+  void make_conventional();  // the reset under way becomes a conventional one (the input rose)
   void add_texture_units(const Config& config, uint32_t count);
   void add_sms(const Config& config, uint32_t count);
   std::vector<std::unique_ptr<sc_core::sc_module>> sms_;          // LooselyTimedSm or CycleSm
@@ -124,6 +125,7 @@ class GpuSoc : public sc_core::sc_module {
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
   sc_core::sc_event flr_requested_;
+  bool conventional_ = false;  // the reset under way is a conventional one
 };
 
 }  // namespace gpusoc::platform
