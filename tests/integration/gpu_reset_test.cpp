@@ -151,6 +151,36 @@ TEST_P(GpuReset, TheResetInputHoldsTheGpuInResetAndRestoresEverything) {
   EXPECT_EQ(stat(soc, "function_level_resets"), 0u);
 }
 
+// Resets of an idle GPU, twice in a row, after a driver with memcheck on: the memory checker is
+// off again and has forgotten that driver's allocations (which a driver without memcheck does
+// not clear), and the GPU runs.
+TEST(GpuResetIdle, TwoFunctionLevelResetsInARowLeaveTheMemoryCheckerAtReset) {
+  Soc soc;
+  soc.run_host([&](host::HostBus& bus) {
+    PciFunction fn(bus, bus.address_map().ecam_base);
+    {
+      Device device(bus, RuntimeOptions::debug());
+      auto data = device.alloc<uint32_t>(kWords);
+      data.upload(std::vector<uint32_t>(kWords, kPattern));
+      const uint64_t bar0 = device.properties().bar0_address;
+      ASSERT_EQ(bus.read32(bar0 + bar0::kMemcheckBase + bar0::MC_CONTROL), bar0::kMemcheckEnable);
+      ASSERT_GT(bus.read32(bar0 + bar0::kMemcheckBase + bar0::MC_LIVE_REGIONS), 0u);
+      for (int i = 0; i < 2; ++i) {
+        const uint16_t control = fn.read16(cfg::DEVICE_CONTROL);
+        fn.write16(cfg::DEVICE_CONTROL, uint16_t(control | cfg::kDeviceControlInitiateFlr));
+        wait_until_present(bus, fn);
+      }
+    }
+    Device device(bus);
+    const uint64_t bar0 = device.properties().bar0_address;
+    EXPECT_EQ(bus.read32(bar0 + bar0::kMemcheckBase + bar0::MC_CONTROL), 0u);
+    EXPECT_EQ(bus.read32(bar0 + bar0::kMemcheckBase + bar0::MC_LIVE_REGIONS), 0u);
+    const Module m = device.load_module_file(kKernelDir + "/vector_add.ptx");
+    run_vector_add(device, m, 3000, 5);
+  });
+  EXPECT_EQ(stat(soc, "function_level_resets"), 2u);
+}
+
 // A platform that holds the reset input high from the start (as VPs do at power-on) sees no
 // function until it releases it.
 TEST(GpuResetInput, HighFromTheStartHoldsTheGpuInResetUntilReleased) {
