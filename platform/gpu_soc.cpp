@@ -171,20 +171,26 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   SC_THREAD(run_resets);
 }
 
+// An input high from the start holds the GPU in reset before any process runs, so that a CPU's
+// first config read at time 0 already finds no function.
+void GpuSoc::start_of_simulation() {
+  if (rst.size() > 0 && rst->read()) make_conventional();
+}
+
 void GpuSoc::run_resets() {
   const bool wired = rst.size() > 0;
-  bool power_on = true;  // an input high from the start holds the GPU in reset from the start
+  bool held_from_start = conventional_;  // no edge to wait for
   for (;;) {
-    if (power_on && wired && rst->read()) {
-      // no edge to wait for
-    } else if (wired) {
-      wait(flr_requested_ | rst->posedge_event());
-    } else {
-      wait(flr_requested_);
+    if (!held_from_start) {
+      if (wired) {
+        wait(flr_requested_ | rst->posedge_event());
+      } else {
+        wait(flr_requested_);
+      }
+      conventional_ = false;  // an FLR entered the endpoint's reset at the config write
+      if (wired && rst->read()) make_conventional();
     }
-    power_on = false;
-    conventional_ = false;  // an FLR entered the endpoint's reset at the config write
-    if (wired && rst->read()) make_conventional();
+    held_from_start = false;
     stop_work();
     command_processor_->reset();
     for (auto& ce : copy_engines_) ce->reset_registers();
@@ -203,11 +209,12 @@ void GpuSoc::make_conventional() {
   endpoint_->enter_reset(false);
 }
 
-// Stops every channel and fails every grid, and waits until their CTAs have left the SMs and
-// the channels have ended what they were doing (their DMA is refused now: Bus Master Enable is
-// clear).
+// Stops every channel, aborts every copy and fails every grid, and waits until their CTAs have
+// left the SMs and the channels have ended what they were doing (their DMA is refused now: Bus
+// Master Enable is clear).
 void GpuSoc::stop_work() {
   command_processor_->stop();
+  for (auto& ce : copy_engines_) ce->abort();
   const sc_core::sc_time poll(100, sc_core::SC_NS), limit(1, sc_core::SC_SEC);
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   for (;;) {

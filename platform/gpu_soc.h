@@ -114,6 +114,7 @@ class GpuSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<pcie::CopyEngine>> copy_engines_;
   std::unique_ptr<gigathread::CommandProcessor> command_processor_;
   std::unique_ptr<gigathread::CtaDispatcher> dispatcher_;
+  void start_of_simulation() override;
   void run_resets();  // SC_THREAD: carries out each reset (see above)
   void stop_work();
   void make_conventional();  // the reset under way becomes a conventional one (the input rose)

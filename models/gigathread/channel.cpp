@@ -97,6 +97,7 @@ void Channel::run() {
     if (!doorbell_pending_) sc_core::wait(doorbell_);
     if (sc_core::sc_time_stamp() < doorbell_time_)
       sc_core::wait(doorbell_time_ - sc_core::sc_time_stamp());
+    if (!doorbell_pending_) continue;  // stopped by a reset meanwhile
     doorbell_pending_ = false;
     service();
   }
@@ -124,6 +125,7 @@ std::string Channel::ring_problem(uint32_t put) const {
 }
 
 void Channel::service() {
+  busy_ = true;  // from here: the error below writes its text to host memory, which takes time
   if (doorbell_while_disabled_) {
     doorbell_while_disabled_ = false;
     record_error(ErrorCode::InvalidPacket, get_,
@@ -131,10 +133,8 @@ void Channel::service() {
                              "(CH_CONTROL bit 0 is 0); nothing was fetched",
                              index_));
   }
-  if (!enabled_) return;
   const uint64_t epoch = epoch_;
-  busy_ = true;
-  while (epoch_ == epoch && !fetch_stopped_) {
+  while (enabled_ && epoch_ == epoch && !fetch_stopped_) {
     const uint32_t put = regs_.read(bar0::CH_PUT);
     if (const std::string problem = ring_problem(put); !problem.empty()) {
       record_error(ErrorCode::InvalidPacket, get_,
@@ -172,7 +172,9 @@ void Channel::service() {
 }
 
 void Channel::execute(const cmd::Packet& packet, uint32_t offset) {
+  const uint64_t epoch = epoch_;
   sc_core::wait(services_.config.packet_time);
+  if (epoch_ != epoch) return;  // disabled (or stopped by a reset) while decoding
   StatPair(stats_, services_.total).add_packet(packet.opcode);
   const PacketResult r = executor_.execute(packet);
   if (r.error != ErrorCode::None) {

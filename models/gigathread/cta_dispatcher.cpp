@@ -64,7 +64,8 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
       ctas_(stats_, "ctas", "CTAs", "CTAs placed on SMs"),
       refused_(stats_, "refused_launches", "grids",
                "launches refused before running (bad dimensions, no room on an SM)"),
-      faulted_(stats_, "faulted_grids", "grids", "grids stopped by a fault in a CTA") {
+      faulted_(stats_, "faulted_grids", "grids", "grids stopped by a fault in a CTA"),
+      reset_(stats_, "reset_grids", "grids", "grids failed by a reset of the GPU") {
   grid_in.bind(*this);
 }
 
@@ -166,6 +167,7 @@ void CtaDispatcher::fail_all(const std::string& why) {
   for (auto& grid : active_) {
     if (grid->work.failed) continue;
     failed_any = true;
+    ++reset_;
     grid->work.failed = true;
     grid->result.error = cmd::ErrorCode::LaunchFailed;
     grid->result.message = fmt::format("launch of '{}': {}", grid->request.kernel->name, why);

@@ -81,7 +81,7 @@ class CtaDispatcher : public sc_core::sc_module,
   uint32_t next_grid_id_ = 1;
 
   StatGroup stats_;
-  Counter grids_, ctas_, refused_, faulted_;
+  Counter grids_, ctas_, refused_, faulted_, reset_;
 };
 
 }  // namespace gpusoc::gigathread

@@ -230,7 +230,7 @@ PacketResult PacketExecutor::sem_acquire(const cmd::Packet& p) {
                     fmt::format("SemAcquire: reading the semaphore at host 0x{:x} failed: {}",
                                 p.a[0], response_text(s)));
     }
-    if (value >= p.a[1]) break;
+    if (value >= p.a[1] || epoch_ != epoch) break;  // disabled during the read: no wait
     sc_core::wait(poll, epoch_changed_);
     if (epoch_ != epoch) break;  // the channel was disabled: stop waiting
   }

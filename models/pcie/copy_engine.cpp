@@ -174,7 +174,7 @@ cmd::ErrorCode CopyEngine::fill(const FillRequest& request) {
         static_cast<uint32_t>(std::min<uint64_t>(kDeviceChunk, request.bytes - offset));
     if (writes >= kQueuedWrites) wait_until(written_[writes % kQueuedWrites]);
     sc_time delay = SC_ZERO_TIME;
-    if (!transfer(to, tlm::TLM_WRITE_COMMAND, offset, buffer_.data(), bytes, delay)) {
+    if (aborted_ || !transfer(to, tlm::TLM_WRITE_COMMAND, offset, buffer_.data(), bytes, delay)) {
       result = to.fault;
       break;
     }
@@ -213,7 +213,8 @@ cmd::ErrorCode CopyEngine::pump(const Leg& from, const Leg& to, uint64_t bytes,
       slot.bytes = chunk_at(read_offset);
       sc_time delay = SC_ZERO_TIME;
       uint8_t* data = &buffer_[size_t{reads % window} * chunk];
-      if (!transfer(from, tlm::TLM_READ_COMMAND, read_offset, data, slot.bytes, delay)) {
+      if (aborted_ ||
+          !transfer(from, tlm::TLM_READ_COMMAND, read_offset, data, slot.bytes, delay)) {
         result = from.fault;
         break;
       }
@@ -226,7 +227,7 @@ cmd::ErrorCode CopyEngine::pump(const Leg& from, const Leg& to, uint64_t bytes,
     const sc_time now = sc_core::sc_time_stamp();
     sc_time delay = slot.ready > now ? slot.ready - now : SC_ZERO_TIME;
     uint8_t* data = &buffer_[size_t{writes % window} * chunk];
-    if (!transfer(to, tlm::TLM_WRITE_COMMAND, slot.offset, data, slot.bytes, delay)) {
+    if (aborted_ || !transfer(to, tlm::TLM_WRITE_COMMAND, slot.offset, data, slot.bytes, delay)) {
       result = to.fault;
       break;
     }
@@ -252,6 +253,7 @@ bool CopyEngine::transfer(const Leg& leg, tlm::tlm_command command, uint64_t off
 }
 
 void CopyEngine::reset_registers() {
+  aborted_ = false;
   at_reset_.copies = completed_;
   at_reset_.bytes = completed_bytes_;
   at_reset_.busy = busy_time_;

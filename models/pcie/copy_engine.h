@@ -44,7 +44,11 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   cmd::ErrorCode fill(const FillRequest& request) override;
 
   bool busy() const { return busy_; }
-  /// A reset: CE_COPIES, CE_BYTES and CE_BUSY_NS count from zero again (the statistics do not).
+  /// A reset begins: the request under way ends at its next chunk, failed, and so does any
+  /// request made before reset_registers().
+  void abort() { aborted_ = true; }
+  /// A reset ends: CE_COPIES, CE_BYTES and CE_BUSY_NS count from zero again (the statistics do
+  /// not), and requests are served again.
   void reset_registers();
 
  private:
@@ -88,6 +92,7 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   RegisterBlock registers_;
   sc_core::sc_mutex engine_;
   bool busy_ = false;
+  bool aborted_ = false;  // by a reset, until reset_registers()
   sc_core::sc_time busy_since_;
   sc_core::sc_time busy_time_;
   uint64_t completed_ = 0;        // CE_COPIES: copies and fills

@@ -43,7 +43,8 @@ class LooselyTimedSm : public sc_core::sc_module,
 
   uint32_t sm_id() const override { return sm_id_; }
   void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
-  // Its loop drops failed grids' CTAs at every turn; a wait it is in ends within a quantum.
+  // Its loop drops failed grids' CTAs at its next turn: it only sleeps with CTAs resident until
+  // the next warp is ready (the end of a quantum or of an instruction's latency).
   void grid_failed() override {}
   void set_listener(CtaRetirementListener& listener) override { listener_ = &listener; }
 

@@ -56,7 +56,8 @@ class StreamingMultiprocessor {
   /// Places a CTA on the SM (from any process, at the caller's current time); it starts at once.
   virtual void launch_cta(GridWork& grid, ptx::Dim3 ctaid) = 0;
   virtual void set_listener(CtaRetirementListener& listener) = 0;
-  /// A grid with CTAs here failed without them (a reset): drop them at once, even asleep.
+  /// A grid with CTAs here failed without them (a reset): drop them at the next step, waking
+  /// the SM if it sleeps until a far event.
   virtual void grid_failed() = 0;
 };
 
