@@ -17,8 +17,8 @@ namespace {
 
 // One line on the memory system: what the SMs' accesses go through.
 std::string memory_summary(const Config& config, const GpuSpec& spec) {
-  if (config.value("memory.model").get<std::string>() != "hierarchy")
-    return "flat: one latency and bandwidth (devmem.*)";
+  const std::string model = memsys::memory_model(config);
+  if (model == "flat") return "flat: one latency and bandwidth (devmem.*)";
   const memsys::HierarchyConfig h =
       memsys::hierarchy_config_from(config, memory_description(spec, 0));
   const std::string l2 =
@@ -27,9 +27,9 @@ std::string memory_summary(const Config& config, const GpuSpec& spec) {
           : fmt::format("L2 {} KiB ({} x {} KiB, {}-way, {})",
                         h.l2.size_bytes * h.mapping.partitions >> 10, h.mapping.partitions,
                         h.l2.size_bytes >> 10, h.l2.ways, h.l2.replacement);
-  return fmt::format("{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
+  return fmt::format("{}{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
                      "controllers",
-                     h.mapping.partitions, h.mapping.channels, h.dram.name, l2,
+                     model == "tlm" ? "SystemC modules (tlm): " : "", h.mapping.partitions, h.mapping.channels, h.dram.name, l2,
                      h.xbar.width_bytes, h.xbar.arbiter, h.controller.scheduler);
 }
 

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "models/common/error.h"
 #include "models/memsys/hierarchy_params.h"
 #include "models/memsys/mem_trace.h"
+#include "models/memsys/module_hierarchy.h"
 #include "models/memsys/trace_driver.h"
 #include "models/memsys/trace_report.h"
 #include "platform/command.h"
@@ -69,8 +71,21 @@ int memtrace(const CommandContext& ctx) {
     source = memsys::pattern_source(spec_p);
   }
 
+  if (config.modules && !config.through_l2)
+    throw UsageError("--into partitions drives the fused hierarchy's partitions; memory.model = "
+                     "tlm assembles crossbar, L2 and partitions (--into crossbar)");
+  if (config.external_memory)
+    throw UsageError("memory.tlm.external_memory: memtrace has no memory of yours to bind");
   StatGroup stats;
-  memsys::MemoryHierarchy hierarchy(config, stats);
+  // The modules run SystemC themselves: advancing the network runs the simulation.
+  std::unique_ptr<memsys::PacketNetwork> network;
+  if (config.modules) {
+    network = std::make_unique<memsys::ModuleHierarchy>(
+        "memory", config, stats, memsys::ModuleHierarchy::Options{true, false});
+  } else {
+    network = std::make_unique<memsys::MemoryHierarchy>(config, stats);
+  }
+  memsys::PacketNetwork& hierarchy = *network;
   memsys::TraceDriver driver(hierarchy, memory.ports, config.fixed_latency_ns,
                              {memory.base, capacity, "memory.capacity_bytes"});
   const memsys::TraceRunResult result = driver.run(*source);

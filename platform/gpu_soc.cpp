@@ -30,12 +30,6 @@ const Param<uint32_t> kQueueDepth{"devmem.queue_depth", 64, "requests",
                                   "(0: unlimited)",
                                   Range{0, 65536}};
 
-const Param<std::string> kMemoryModel{"memory.model", "hierarchy", "",
-                                      "what the SMs' accesses go through: hierarchy (crossbar, "
-                                      "L2 slices, memory partitions with DRAM timing) or flat "
-                                      "(one latency and bandwidth, devmem.*)",
-                                      OneOf{"hierarchy", "flat"}};
-
 const Param<std::string> kSmModel{"sm.model", "lt", "",
                                   "SM fidelity: lt (loosely timed: fast, per-class issue costs) "
                                   "or cycle (cycle-level: schedulers, scoreboard, pipelines, LSU, "
@@ -151,12 +145,14 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
                                   spec_.gpu.sms_per_tpc));
   }
   const uint32_t num_texture_units = spec_.gpu.gpcs * spec_.gpu.tpcs_per_gpc * units_per_tpc;
-  if (kMemoryModel.get(config) == "hierarchy") {
+  if (memsys::memory_model(config) != "flat") {
     memsys::MemoryDescription described = memory_description(spec_, ptx::kGlobalBase);
     // A crossbar port per SM, then one per texture unit.
     described.ports = uint32_t(dispatch.places.size()) + num_texture_units;
+    memsys::HierarchyConfig hierarchy = memsys::hierarchy_config_from(config, described);
+    hierarchy.check_protocol = kCheckProtocol.get(config);
     memory_system_ = std::make_unique<memsys::MemorySystem>(
-        "memory_system", memsys::hierarchy_config_from(config, described), ptx::kGlobalBase,
+        "memory_system", hierarchy, ptx::kGlobalBase,
         spec_.memory.capacity_bytes, stats_);
     connect(memory_system_->backing, vram_->target, "memory_system_data");
   }
@@ -271,6 +267,19 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i)
     add(std::make_unique<sm::LooselyTimedSm>(("sm" + std::to_string(i)).c_str(), i, timing,
                                              stats_));
+}
+
+tlm_utils::simple_initiator_socket<l2::L2SliceModule>& GpuSoc::memory_socket(uint32_t p) {
+  memsys::ModuleHierarchy* modules = memory_system_ ? memory_system_->modules() : nullptr;
+  if (!modules) {
+    throw ConfigError("GpuSoc::memory_socket: the memory system is not assembled from modules "
+                      "(memory.model = tlm)");
+  }
+  if (p >= modules->slices()) {
+    throw ConfigError(fmt::format("GpuSoc::memory_socket({}): there are {} partitions", p,
+                                  modules->slices()));
+  }
+  return modules->memory_socket(p);
 }
 
 GpuSoc::~GpuSoc() = default;

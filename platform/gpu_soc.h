@@ -76,6 +76,10 @@ class GpuSoc : public sc_core::sc_module {
   /// The PCIe endpoint: config_target, mem_target and dma_initiator face the root port.
   pcie::PcieEndpoint& endpoint() { return *endpoint_; }
   const GpuSpec& spec() const { return spec_; }
+  /// With memory.model = tlm and memory.tlm.external_memory: L2 slice p's memory socket, for
+  /// the platform to bind its own memory model's target in place of partition p (before
+  /// simulation starts; docs/memory.md). ConfigError otherwise.
+  tlm_utils::simple_initiator_socket<l2::L2SliceModule>& memory_socket(uint32_t p);
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
   MemoryTarget& vram() { return *vram_; }
   /// The legacy interrupt wire (INTA#), for a platform without MSI: bind an interrupt

@@ -33,6 +33,17 @@ const Param<double> kPartitionLatency{"memory.partition_latency_ns", 0.0, "ns",
                                       "limits bandwidth",
                                       Range{0, 1e6}};
 
+const Param<std::string> kMemoryModel{
+    "memory.model", "hierarchy", "",
+    "what the SMs' accesses go through: hierarchy (crossbar, L2 slices, memory partitions with "
+    "DRAM timing, stepped together: the fast path), tlm (the same parts as SystemC modules bound "
+    "by TLM-2.0 sockets, docs/memory.md) or flat (one latency and bandwidth, devmem.*)",
+    OneOf{"hierarchy", "tlm", "flat"}};
+const Param<bool> kExternalMemory{
+    "memory.tlm.external_memory", false, "",
+    "memory.model = tlm only: leave each L2 slice's memory socket unbound, for the platform to "
+    "bind a memory model of its own in place of our partitions (GpuSoc::memory_socket)"};
+
 const Param<uint32_t> kPortQueue{"memory.port_queue", 16, "requests",
                                  "requests an SM's memory interface holds before the crossbar "
                                  "takes them; more wait for END_REQ",
@@ -73,8 +84,18 @@ HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescript
   h.fixed_latency_ns = kFixedLatency.get(config);
   h.partition_latency_ns = kPartitionLatency.get(config);
   h.port_queue = kPortQueue.get(config);
+  h.modules = memory_model(config) == "tlm";
+  h.external_memory = kExternalMemory.get(config);
+  if (h.external_memory && !h.modules) {
+    throw ConfigError(fmt::format("{}: memory.tlm.external_memory needs memory.model = tlm (it is "
+                                  "{})",
+                                  config.origin("memory.tlm.external_memory"),
+                                  memory_model(config)));
+  }
   return h;
 }
+
+std::string memory_model(const Config& config) { return kMemoryModel.get(config); }
 
 double peak_gbytes_per_s(const HierarchyConfig& config) {
   return config.dram.peak_gbytes_per_s() * config.mapping.partitions * config.mapping.channels;

@@ -28,6 +28,9 @@ struct MemoryDescription {
 /// divide, a memory clock or data rate other than the preset's, a bad parameter.
 HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory);
 
+/// memory.model: hierarchy, tlm or flat.
+std::string memory_model(const Config& config);
+
 /// Bytes per second the partitions' DRAM can move at most, in GB/s.
 double peak_gbytes_per_s(const HierarchyConfig& config);
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/common/error.h"
+#include "models/memsys/memory_totals.h"
 
 namespace gpusoc::memsys {
 
@@ -16,7 +17,7 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats
   if (!(config.l2_clock_mhz > 0))
     throw ConfigError(fmt::format("l2.clock_mhz = {}: must be positive", config.l2_clock_mhz));
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
-  add_totals(stats);
+  totals_ = memory_totals(stats, *this, config.through_l2, config.mapping.channels);
   if (config.through_l2) xbar_stats_ = std::make_unique<StatGroup>(stats, "xbar");
   const uint32_t count = config.mapping.partitions;
   partitions_.reserve(count);
@@ -66,89 +67,6 @@ MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats
                                               *xbar_stats_, "xbar");
 }
 
-namespace {
-
-// A count summed, whenever it is read, over the parts `each` walks: `field` of each part's stats.
-template <typename Each, typename Field>
-std::function<uint64_t()> summed(Each each, Field field) {
-  return [each, field] {
-    uint64_t n = 0;
-    each([&](const auto& stats) { n += field(stats); });
-    return n;
-  };
-}
-
-}  // namespace
-
-// Sums over the parts, read when the statistics are dumped: what a run's summary shows. The
-// parts are walked then, so they may be built after this.
-void MemoryHierarchy::add_totals(StatGroup& stats) {
-  using Controller = const mempart::ControllerStats&;
-  const auto controllers = [this](auto visit) {
-    for (const mempart::MemoryPartition& p : partitions_)
-      for (uint32_t c = 0; c < p.channels(); ++c) visit(p.controller(c).stats());
-  };
-  const auto total = [&](const char* name, const char* unit, const char* description,
-                         std::function<uint64_t()> sum) {
-    totals_.push_back(std::make_unique<Total>(stats, name, unit, description, std::move(sum)));
-  };
-  const auto ratio = [&](const char* name, const char* description,
-                         std::function<uint64_t()> part, std::function<uint64_t()> whole) {
-    totals_.push_back(std::make_unique<Formula>(stats, name, "ratio", description, [part, whole] {
-      return double(part()) / double(whole());
-    }));
-  };
-  total("dram_reads", "bursts", "DRAM read bursts",
-        summed(controllers, [](Controller s) { return s.reads.value(); }));
-  total("dram_writes", "bursts", "DRAM write bursts",
-        summed(controllers, [](Controller s) { return s.writes.value(); }));
-  total("dram_activates", "commands", "ACT commands",
-        summed(controllers, [](Controller s) { return s.activates.value(); }));
-  total("dram_read_write_turnarounds", "turnarounds",
-        "direction changes between column commands on the channels' data buses",
-        summed(controllers, [](Controller s) { return s.read_write_turnarounds.value(); }));
-  total("dram_refreshes", "commands", "REF or REFpb commands",
-        summed(controllers, [](Controller s) { return s.refreshes.value(); }));
-  ratio("dram_row_hit_rate", "row hits per column command, over every channel",
-        summed(controllers, [](Controller s) { return s.row_hits.value(); }),
-        summed(controllers, [](Controller s) {
-          return s.row_hits.value() + s.row_misses.value() + s.row_conflicts.value();
-        }));
-  const auto data = summed(controllers, [](Controller s) { return s.data_cycles.value(); });
-  totals_.push_back(std::make_unique<Formula>(
-      stats, "dram_utilization", "ratio",
-      "DRAM cycles the data buses carried data, per channel and cycle, up to the memory "
-      "system's last activity",
-      [this, data] {
-        const uint64_t channels = uint64_t(partitions()) * config_.mapping.channels;
-        return double(data()) / double(dram_cycle(now_) * channels);
-      }));
-  if (!config_.through_l2) return;
-  using Slice = const l2::L2Stats&;
-  const auto slices = [this](auto visit) {
-    for (const l2::L2Slice& slice : slices_) visit(slice.stats());
-  };
-  ratio("l2_read_hit_rate", "L2 read hits per read, over every slice",
-        summed(slices, [](Slice s) { return s.read_hits.value(); }),
-        summed(slices, [](Slice s) { return s.read_hits.value() + s.read_misses.value(); }));
-  total("l2_fills", "packets", "L2 fills from DRAM",
-        summed(slices, [](Slice s) { return s.fills.value(); }));
-  total("l2_writebacks", "packets", "L2 write-backs to DRAM",
-        summed(slices, [](Slice s) { return s.writebacks.value(); }));
-  total("l2_mshr_stall_cycles", "cycles",
-        "cycles the slices' input heads waited for an MSHR or a merge slot",
-        summed(slices, [](Slice s) { return s.mshr_stall_cycles.value(); }));
-  using Rop = const mempart::RopStats&;
-  const auto rops = [this](auto visit) {
-    for (const auto& rop : rops_) visit(rop->stats());
-  };
-  total("rop_operations", "sectors", "atomic operations the ROPs executed (per sector)",
-        summed(rops, [](Rop r) { return r.operations.total(); }));
-  total("rop_serialized", "sectors",
-        "ROP operations that waited for an earlier one to the same sector",
-        summed(rops, [](Rop r) { return r.serialized.total(); }));
-}
-
 MemoryHierarchy::~MemoryHierarchy() = default;
 
 uint64_t MemoryHierarchy::dram_cycle(uint64_t cycle) const {
@@ -163,16 +81,6 @@ uint64_t MemoryHierarchy::cycle_of_dram(uint64_t dram) const {
   while (dram_cycle(c) < dram) ++c;
   while (c > 0 && dram_cycle(c - 1) >= dram) --c;
   return c;
-}
-
-MemPacket MemoryHierarchy::line_packet(uint64_t next, uint64_t end, uint64_t& stop) const {
-  const uint64_t first = next & ~uint64_t(kSectorBytes - 1);
-  stop = std::min(end, (next & ~uint64_t(line_bytes_ - 1)) + line_bytes_);
-  const uint32_t sectors = uint32_t((stop - first + kSectorBytes - 1) / kSectorBytes);
-  MemPacket packet;
-  packet.address = first;
-  packet.sector_mask = sectors >= 32 ? ~0u : (1u << sectors) - 1;
-  return packet;
 }
 
 bool MemoryHierarchy::can_offer(uint32_t port, const MemPacket& packet) const {

@@ -34,6 +34,7 @@
 #include "models/mempart/memory_controller.h"
 #include "models/mempart/memory_partition.h"
 #include "models/mempart/rop.h"
+#include "models/memsys/packet_network.h"
 #include "models/xbar/crossbar.h"
 
 namespace gpusoc::memsys {
@@ -41,6 +42,14 @@ namespace gpusoc::memsys {
 struct HierarchyConfig {
   uint32_t ports = 1;          // requesters: SMs, or the trace driver's sources
   bool through_l2 = true;      // false: partition mode (no crossbar, no L2)
+  /// memory.model = tlm: the MemorySystem assembles the parts as SystemC modules bound by
+  /// sockets (module_hierarchy.h) instead of the fused MemoryHierarchy.
+  bool modules = false;
+  /// With modules: the slices' memory sockets are left for the platform to bind
+  /// (ModuleHierarchy::Options::external_memory).
+  bool external_memory = false;
+  /// With modules: a base-protocol checker on every socket binding between them.
+  bool check_protocol = false;
   double l2_clock_mhz = 1000;  // crossbar and L2 clock
   mempart::DramTiming dram;    // one channel's device (the preset), its tCK the DRAM clock
   mempart::AddressMappingConfig mapping;  // partitions and channels per partition included
@@ -61,57 +70,36 @@ struct HierarchyConfig {
   uint32_t port_queue = 16;
 };
 
-struct HierarchyCompletion {
-  MemPacket packet;  // as offered (source: the port)
-  uint64_t cycle;    // the reply reached its port
-};
-
-class MemoryHierarchy {
+class MemoryHierarchy final : public PacketNetwork {
  public:
-  static constexpr uint64_t kNever = ~uint64_t(0);
   /// ConfigError naming the key of whatever part is misconfigured. Statistics go in `stats`.
   MemoryHierarchy(const HierarchyConfig& config, StatGroup& stats);
-  ~MemoryHierarchy();
+  ~MemoryHierarchy() override;
 
-  /// Picoseconds per cycle of the hierarchy's clock.
-  double cycle_ps() const { return cycle_ps_; }
-  /// Bytes per L2 line: what one packet may span (partition mode: the same, for uniformity).
-  uint32_t line_bytes() const { return line_bytes_; }
-  const mempart::AddressMapping& mapping() const { return *mapping_; }
+  double cycle_ps() const override { return cycle_ps_; }
+  uint32_t line_bytes() const override { return line_bytes_; }
+  const mempart::AddressMapping& mapping() const override { return *mapping_; }
 
-  /// The packet for the bytes of [next, end) that lie in next's line (the sectors they touch;
-  /// id, op and source left for the caller), and in `stop` where the following packet starts.
-  /// How the drivers split a request into packets.
-  MemPacket line_packet(uint64_t next, uint64_t end, uint64_t& stop) const;
+  bool can_offer(uint32_t port, const MemPacket& packet) const override;
+  uint64_t room_version(uint32_t port) const override;
+  void offer(uint32_t port, const MemPacket& packet, uint64_t cycle) override;
+  /// Never kNever for long: DRAM refresh goes on while idle.
+  uint64_t next_event() const override;
+  uint64_t in_flight() const override { return in_flight_; }
+  void advance(uint64_t until, std::vector<HierarchyCompletion>& done) override;
 
-  bool can_offer(uint32_t port, const MemPacket& packet) const;
-  /// Changes whenever room may have appeared for the packet can_offer() last refused from
-  /// `port` (a step that advanced where it goes): until it does, asking again is futile.
-  uint64_t room_version(uint32_t port) const;
-  /// Offers `packet` (within one line) from `port` at `cycle`, which is not before the last
-  /// cycle advanced to. ModelError when can_offer() is false.
-  void offer(uint32_t port, const MemPacket& packet, uint64_t cycle);
-  /// The first cycle at which advance() would do anything. Never kNever for long: DRAM refresh
-  /// goes on while idle, so whoever drives the hierarchy stops when in_flight() is 0 (refreshes
-  /// due meanwhile are caught up at the next advance, in the same order).
-  uint64_t next_event() const;
-  /// Packets offered whose reply has not reached its port.
-  uint64_t in_flight() const { return in_flight_; }
-  /// Runs every event at cycles <= until, in cycle order; replies that reach their port go to
-  /// `done` in arrival order.
-  void advance(uint64_t until, std::vector<HierarchyCompletion>& done);
-  uint32_t partitions() const { return uint32_t(partitions_.size()); }
-  const mempart::MemoryPartition& partition(uint32_t i) const { return partitions_[i]; }
-  bool through_l2() const { return !slices_.empty(); }
-  const l2::L2Slice& slice(uint32_t i) const { return slices_[i]; }
-  const mempart::Rop& rop(uint32_t i) const { return *rops_[i]; }
+  bool through_l2() const override { return !slices_.empty(); }
+  uint32_t partitions() const override { return uint32_t(partitions_.size()); }
+  const mempart::MemoryPartition& partition(uint32_t i) const override { return partitions_[i]; }
+  uint32_t slices() const override { return uint32_t(slices_.size()); }
+  const l2::L2Slice& slice(uint32_t i) const override { return slices_[i]; }
+  const mempart::Rop& rop(uint32_t i) const override { return *rops_[i]; }
+  uint64_t dram_cycle(uint64_t cycle) const override;
+  uint64_t last_cycle() const override { return now_; }
   const xbar::Crossbar& request_network() const { return *requests_; }
   const xbar::Crossbar& reply_network() const { return *replies_; }
-  /// The DRAM cycle that hierarchy cycle `cycle` has reached.
-  uint64_t dram_cycle(uint64_t cycle) const;
 
  private:
-  void add_totals(StatGroup& stats);
   void step(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   void step_partitions(uint64_t cycle, std::vector<HierarchyCompletion>& done);
   // One part (a partition and, through the L2, its slice) at the step at `cycle`.

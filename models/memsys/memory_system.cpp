@@ -33,6 +33,17 @@ void span_of(const tlm::tlm_generic_payload& tx, uint64_t& first, uint64_t& end)
   }
 }
 
+// The fused hierarchy, or the modules (config.modules), built as this module's children.
+std::unique_ptr<PacketNetwork> make_network(const HierarchyConfig& config, StatGroup& stats,
+                                            ModuleHierarchy*& modules) {
+  if (!config.modules) return std::make_unique<MemoryHierarchy>(config, stats);
+  auto m = std::make_unique<ModuleHierarchy>("modules", config, stats,
+                                             ModuleHierarchy::Options{false, config.external_memory,
+                                                                      config.check_protocol});
+  modules = m.get();
+  return m;
+}
+
 }  // namespace
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& config,
@@ -49,7 +60,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
       latency_avg_ns_(stats_, "latency_avg_ns", "ns",
                       "approximately timed accesses: average latency",
                       [this] { return latency_sum_ns_.value() / double(responses_.value()); }),
-      hierarchy_(std::make_unique<MemoryHierarchy>(config, stats_)) {
+      hierarchy_(make_network(config, stats_, modules_)) {
+  hierarchy_->on_activity([this] { wake_.notify(sc_core::SC_ZERO_TIME); });
   target.register_b_transport(this, &MemorySystem::b_transport);
   target.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);
   target.register_transport_dbg(this, &MemorySystem::transport_dbg);
@@ -263,7 +275,7 @@ void MemorySystem::run() {
     free_slots_.push_back(uint32_t(c.packet.id));
     send_response(f.port);
   }
-  uint64_t next = MemoryHierarchy::kNever;
+  uint64_t next = PacketNetwork::kNever;
   // Only ports with queued requests, in increasing order: ports are many (every SM and texture
   // unit), and most are idle at any moment.
   queued_.take([&](uint32_t p) {
@@ -278,7 +290,7 @@ void MemorySystem::run() {
   // Idle, the hierarchy sleeps: refreshes due meanwhile are caught up at the next arrival, so
   // that an idle memory keeps no SystemC event pending.
   if (hierarchy_->in_flight() > 0) next = std::min(next, hierarchy_->next_event());
-  if (next != MemoryHierarchy::kNever) wake_at(next);  // a delta cycle when it is now
+  if (next != PacketNetwork::kNever) wake_at(next);  // a delta cycle when it is now
 }
 
 unsigned MemorySystem::transport_dbg(int, tlm::tlm_generic_payload& tx) {

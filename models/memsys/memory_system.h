@@ -44,6 +44,7 @@
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/memsys/memory_hierarchy.h"
+#include "models/memsys/module_hierarchy.h"
 
 namespace gpusoc::memsys {
 
@@ -57,7 +58,10 @@ class MemorySystem : public sc_core::sc_module {
                uint64_t size, StatGroup& stats_parent);
   ~MemorySystem() override;
 
-  const MemoryHierarchy& hierarchy() const { return *hierarchy_; }
+  /// The fused MemoryHierarchy, or with config.modules the ModuleHierarchy.
+  const PacketNetwork& hierarchy() const { return *hierarchy_; }
+  /// With config.modules: the modules (a platform binds its own memory to them there).
+  ModuleHierarchy* modules() { return modules_; }
   /// The unloaded latency the loosely timed path annotates.
   sc_core::sc_time unloaded_latency() const { return unloaded_; }
 
@@ -126,7 +130,8 @@ class MemorySystem : public sc_core::sc_module {
   Scalar latency_sum_ns_{stats_, "latency_sum_ns", "ns",
                          "approximately timed accesses: sum of (BEGIN_RESP - BEGIN_REQ)"};
   Formula latency_avg_ns_;
-  std::unique_ptr<MemoryHierarchy> hierarchy_;  // after stats_: its statistics go there
+  std::unique_ptr<PacketNetwork> hierarchy_;  // after stats_: its statistics go there
+  ModuleHierarchy* modules_ = nullptr;        // hierarchy_, when it is the modules
   std::vector<uint64_t> arrival_ps_;            // per slot: when its BEGIN_REQ arrived
 };
 

@@ -34,7 +34,7 @@ double TraceRunResult::latency_quantile_ns(double fraction) const {
   return double(latency_counts.size() - 1) * cycle_ps / 1000.0;
 }
 
-TraceDriver::TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns,
+TraceDriver::TraceDriver(PacketNetwork& hierarchy, uint32_t ports, double fixed_latency_ns,
                          TraceAddressRange range)
     : hierarchy_(hierarchy),
       ports_(std::max(1u, ports)),
@@ -157,7 +157,7 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
     uint64_t t = hierarchy_.next_event();
     if (have_next && !ports_[next_port].busy)
       t = std::min(t, std::max(now, uint64_t(std::ceil(double(next.time_ps) / cycle_ps))));
-    if (t == MemoryHierarchy::kNever || (outstanding_ > 0 && t - last_progress > kStuckCycles)) {
+    if (t == PacketNetwork::kNever || (outstanding_ > 0 && t - last_progress > kStuckCycles)) {
       throw ModelError("memtrace", fmt::format("the memory hierarchy stopped making progress at "
                                                "cycle {} with {} requests outstanding",
                                                now, outstanding_));

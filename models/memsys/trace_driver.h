@@ -45,7 +45,7 @@ class TraceDriver {
  public:
   /// Requests are offered on ports 0 .. ports - 1 of `hierarchy` (at most its own); every reply
   /// arrives `fixed_latency_ns` after the hierarchy delivers it (HierarchyConfig).
-  TraceDriver(MemoryHierarchy& hierarchy, uint32_t ports, double fixed_latency_ns = 0,
+  TraceDriver(PacketNetwork& hierarchy, uint32_t ports, double fixed_latency_ns = 0,
               TraceAddressRange range = {});
   /// Runs the whole trace and waits for every reply. ConfigError naming the request's position
   /// when it leaves the address range; ModelError if the hierarchy stops making progress with
@@ -73,7 +73,7 @@ class TraceDriver {
   void complete(const HierarchyCompletion& c, TraceRunResult& result);
   uint32_t allocate_slot();
 
-  MemoryHierarchy& hierarchy_;
+  PacketNetwork& hierarchy_;
   std::vector<Port> ports_;
   std::vector<uint32_t> busy_ports_;
   std::vector<Outstanding> requests_;

@@ -32,7 +32,7 @@ nlohmann::ordered_json latency_histogram(const TraceRunResult& r) {
 
 }  // namespace
 
-nlohmann::ordered_json trace_report(const HierarchyConfig& config, const MemoryHierarchy& hierarchy,
+nlohmann::ordered_json trace_report(const HierarchyConfig& config, const PacketNetwork& hierarchy,
                                     const StatGroup& stats, const TraceRunResult& r,
                                     double offered_gbps) {
   nlohmann::ordered_json j;

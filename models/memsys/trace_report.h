@@ -19,7 +19,7 @@ namespace gpusoc::memsys {
 /// `stats`: the group `hierarchy` put its statistics in (the report's "stats": its values).
 /// `offered_gbps`: the pattern's offered load (--rate), reported as offered_gbps; 0: none.
 nlohmann::ordered_json trace_report(const HierarchyConfig& config,
-                                    const MemoryHierarchy& hierarchy, const StatGroup& stats,
+                                    const PacketNetwork& hierarchy, const StatGroup& stats,
                                     const TraceRunResult& result, double offered_gbps = 0);
 /// The report as a few aligned lines for a terminal.
 std::string trace_summary(const nlohmann::ordered_json& report);

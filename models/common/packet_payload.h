@@ -1,0 +1,55 @@
+// How a MemPacket travels between the memory system's SystemC modules (memory.model = tlm): a
+// generic payload carrying the packet in a MemPacketExtension, from a pool whose payloads are
+// their own memory manager.
+//
+// Between our own modules the extension is what counts. Towards a memory partition the payload
+// is also a standard access, so that a third-party target (a DRAM simulator) can time it
+// without knowing the extension: TLM_READ_COMMAND for reads and fills, TLM_WRITE_COMMAND for
+// writes and write-backs, the address of the first sector, the length of the sector run, byte
+// enables on the sectors the packet names, and a scratch buffer for data (timing only: the data
+// lives in device memory, design guide section 3).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <tlm>
+
+#include "models/common/mem_packet.h"
+
+namespace gpusoc {
+
+struct MemPacketExtension : tlm::tlm_extension<MemPacketExtension> {
+  MemPacket packet;
+  tlm::tlm_extension_base* clone() const override { return new MemPacketExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    packet = static_cast<const MemPacketExtension&>(other).packet;
+  }
+};
+
+/// The packet a payload carries: its extension's, or, for a payload from an initiator that does
+/// not know the extension, the sectors its address and length span (op Read or Write by its
+/// command, id 0).
+MemPacket packet_of(const tlm::tlm_generic_payload& tx);
+
+class PacketPayloadPool {
+ public:
+  /// `scratch_bytes`: the data buffer every payload points at (one line, at least).
+  explicit PacketPayloadPool(uint32_t scratch_bytes);
+  ~PacketPayloadPool();
+  PacketPayloadPool(const PacketPayloadPool&) = delete;
+  PacketPayloadPool& operator=(const PacketPayloadPool&) = delete;
+
+  /// A payload carrying `packet` (acquired once: release() it when its transaction is over),
+  /// set up as the standard access described above.
+  tlm::tlm_generic_payload& get(const MemPacket& packet);
+
+ private:
+  struct Payload;
+  std::vector<std::unique_ptr<Payload>> all_;
+  std::vector<Payload*> free_;
+  std::vector<uint8_t> scratch_;
+};
+
+}  // namespace gpusoc

@@ -1,0 +1,22 @@
+// The memory system's totals over its parts (dram_*, l2_*, rop_*), as a run's summary shows
+// them: read when the statistics are dumped, so the parts may be built after them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/common/stat.h"
+#include "models/common/stat_group.h"
+#include "models/memsys/packet_network.h"
+
+namespace gpusoc::memsys {
+
+/// The totals, in `stats`, over `network`'s parts (`through_l2`: with its slices and ROPs;
+/// `channels` per partition; `with_dram`: its partitions are ours, not a memory model of the
+/// user's). The network outlives them.
+std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketNetwork& network,
+                                                 bool through_l2, uint32_t channels,
+                                                 bool with_dram = true);
+
+}  // namespace gpusoc::memsys
