@@ -34,14 +34,11 @@ void span_of(const tlm::tlm_generic_payload& tx, uint64_t& first, uint64_t& end)
 }
 
 // The fused hierarchy, or the modules (config.modules), built as this module's children.
-std::unique_ptr<PacketNetwork> make_network(const HierarchyConfig& config, StatGroup& stats,
-                                            ModuleHierarchy*& modules) {
+std::unique_ptr<PacketNetwork> make_network(const HierarchyConfig& config, StatGroup& stats) {
   if (!config.modules) return std::make_unique<MemoryHierarchy>(config, stats);
-  auto m = std::make_unique<ModuleHierarchy>("modules", config, stats,
-                                             ModuleHierarchy::Options{false, config.external_memory,
-                                                                      config.check_protocol});
-  modules = m.get();
-  return m;
+  return std::make_unique<ModuleHierarchy>(
+      "modules", config, stats,
+      ModuleHierarchy::Options{false, config.external_memory, config.check_protocol});
 }
 
 }  // namespace
@@ -60,7 +57,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
       latency_avg_ns_(stats_, "latency_avg_ns", "ns",
                       "approximately timed accesses: average latency",
                       [this] { return latency_sum_ns_.value() / double(responses_.value()); }),
-      hierarchy_(make_network(config, stats_, modules_)) {
+      hierarchy_(make_network(config, stats_)),
+      modules_(dynamic_cast<ModuleHierarchy*>(hierarchy_.get())) {
   hierarchy_->on_activity([this] { wake_.notify(sc_core::SC_ZERO_TIME); });
   target.register_b_transport(this, &MemorySystem::b_transport);
   target.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);

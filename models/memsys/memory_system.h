@@ -131,7 +131,7 @@ class MemorySystem : public sc_core::sc_module {
                          "approximately timed accesses: sum of (BEGIN_RESP - BEGIN_REQ)"};
   Formula latency_avg_ns_;
   std::unique_ptr<PacketNetwork> hierarchy_;  // after stats_: its statistics go there
-  ModuleHierarchy* modules_ = nullptr;        // hierarchy_, when it is the modules
+  ModuleHierarchy* modules_;                  // hierarchy_, when it is the modules
   std::vector<uint64_t> arrival_ps_;            // per slot: when its BEGIN_REQ arrived
 };
 

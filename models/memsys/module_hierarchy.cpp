@@ -68,7 +68,13 @@ ModuleHierarchy::ModuleHierarchy(sc_core::sc_module_name name, const HierarchyCo
   for (uint32_t p = 0; p < count; ++p)
     bindings_.connect(crossbar_->slices, slices_[p]->target, "slice" + std::to_string(p));
   entry.register_nb_transport_bw(this, &ModuleHierarchy::entry_bw);
+  if (options.drives_simulation) {
+    SC_HAS_PROCESS(ModuleHierarchy);
+    SC_METHOD(start);  // runs once, at initialization
+  }
 }
+
+void ModuleHierarchy::start() {}
 
 ModuleHierarchy::~ModuleHierarchy() = default;
 
@@ -95,8 +101,9 @@ uint64_t ModuleHierarchy::room_version(uint32_t port) const {
 void ModuleHierarchy::offer(uint32_t port, const MemPacket& packet, uint64_t cycle) {
   if (!can_offer(port, packet))
     throw ModelError(name(), fmt::format("port {} offered a packet it cannot take", port));
+  // The first packet ends elaboration: the modules run from here (start() is the activity).
   if (options_.drives_simulation && sc_core::sc_get_status() == sc_core::SC_ELABORATION)
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done: the modules may run
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
   MemPacket p = packet;
   p.source = uint16_t(port);
   tlm::tlm_generic_payload& tx = pool_.get(p);
@@ -139,11 +146,9 @@ uint64_t ModuleHierarchy::next_event() const {
 
 void ModuleHierarchy::advance(uint64_t until, std::vector<HierarchyCompletion>& done) {
   if (options_.drives_simulation && until != kNever) {
-    if (sc_core::sc_get_status() == sc_core::SC_ELABORATION)
-      sc_core::sc_start(sc_core::SC_ZERO_TIME);
     const sc_core::sc_time to = clock_.time_of(until), now = sc_core::sc_time_stamp();
-    // Through the events at `to` itself, then their delta cycles.
-    sc_core::sc_start(to > now ? to - now : sc_core::SC_ZERO_TIME);
+    if (to > now) sc_core::sc_start(to - now);
+    // The events at `to` itself, and their delta cycles.
     while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
   }
   size_t kept = 0;

@@ -97,6 +97,7 @@ class ModuleHierarchy final : public sc_core::sc_module, public PacketNetwork {
   tlm::tlm_sync_enum entry_bw(int port, tlm::tlm_generic_payload& tx, tlm::tlm_phase& phase,
                               sc_core::sc_time& delay);
   void request_taken(Port& port);
+  void start();  // with drives_simulation: the activity that lets the first sc_start run
 
   HierarchyConfig config_;
   Options options_;
