@@ -16,11 +16,13 @@
 namespace gpusoc::bench {
 namespace {
 
-Figures run_app(const char* config_file, const char* sm_model, const char* app, uint64_t size) {
+Figures run_app(const char* config_file, const char* sm_model, const char* app, uint64_t size,
+                const char* memory_model = "hierarchy") {
   testing::fresh_systemc();  // one elaboration per run
   Config config;
   config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/" + config_file);
   config.apply_set(std::string("sm.model=") + sm_model);
+  config.apply_set(std::string("memory.model=") + memory_model);
   const double clock_mhz = config.value("clock.shader_mhz").get<double>();
   StatGroup stats;
   platform::SocPlatform soc(config, stats);
@@ -58,6 +60,11 @@ const Registration kTimedSgemmTesla{{"timed_sgemm_512_tesla",
 const Registration kTimedReduceTesla{
     {"timed_reduce_16m_tesla", "SoC, cycle-level SMs, 8800 GTX: sum of 16M floats",
      [] { return run_app(kTesla, "cycle", "reduce_shared", 16u << 20); }}};
+const Registration kTimedReduceTeslaModules{
+    {"timed_reduce_16m_tesla_tlm",
+     "SoC, cycle-level SMs, 8800 GTX: sum of 16M floats, the memory side as SystemC modules "
+     "(memory.model = tlm)",
+     [] { return run_app(kTesla, "cycle", "reduce_shared", 16u << 20, "tlm"); }}};
 const Registration kTimedSgemmVolta{{"timed_sgemm_512_volta",
                                      "SoC, cycle-level SMs, V100: SGEMM 512x512",
                                      [] { return run_app(kVolta, "cycle", "sgemm_tiled", 512); }}};
