@@ -74,8 +74,9 @@ int memtrace(const CommandContext& ctx) {
   if (config.modules && !config.through_l2)
     throw UsageError("--into partitions drives the fused hierarchy's partitions; memory.model = "
                      "tlm assembles crossbar, L2 and partitions (--into crossbar)");
-  if (config.external_memory)
-    throw UsageError("memory.tlm.external_memory: memtrace has no memory of yours to bind");
+  if (config.external_memory || config.external_slices)
+    throw UsageError("memory.tlm.external_memory / external_slices: memtrace has no model of "
+                     "yours to bind");
   StatGroup stats;
   // The modules run SystemC themselves: advancing the network runs the simulation.
   std::unique_ptr<memsys::PacketNetwork> network;

@@ -282,6 +282,15 @@ tlm_utils::simple_initiator_socket<l2::L2SliceModule>& GpuSoc::memory_socket(uin
   return modules->memory_socket(p);
 }
 
+tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>& GpuSoc::slice_socket() {
+  memsys::ModuleHierarchy* modules = memory_system_ ? memory_system_->modules() : nullptr;
+  if (!modules) {
+    throw ConfigError("GpuSoc::slice_socket: the memory system is not assembled from modules "
+                      "(memory.model = tlm)");
+  }
+  return modules->slice_socket();
+}
+
 GpuSoc::~GpuSoc() = default;
 
 bool check_tlm_protocol(const Config& config) {

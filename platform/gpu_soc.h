@@ -80,6 +80,10 @@ class GpuSoc : public sc_core::sc_module {
   /// the platform to bind its own memory model's target in place of partition p (before
   /// simulation starts; docs/memory.md). ConfigError otherwise.
   tlm_utils::simple_initiator_socket<l2::L2SliceModule>& memory_socket(uint32_t p);
+  /// With memory.model = tlm and memory.tlm.external_slices: the crossbar's socket towards the
+  /// L2 slices, for the platform to bind its own L2 once per partition, in partition order
+  /// (docs/memory.md). ConfigError otherwise.
+  tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>& slice_socket();
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
   MemoryTarget& vram() { return *vram_; }
   /// The legacy interrupt wire (INTA#), for a platform without MSI: bind an interrupt

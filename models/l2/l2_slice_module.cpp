@@ -56,7 +56,7 @@ tlm::tlm_sync_enum L2SliceModule::nb_transport_fw(tlm::tlm_generic_payload& tx,
     const uint64_t slot = slice_.reply().id;
     slice_.pop_reply();
     free_slots_.push_back(uint32_t(slot));
-    slots_[slot]->release();
+    if (slots_[slot]->has_mm()) slots_[slot]->release();
     wake_.notify(delay);
     return tlm::TLM_COMPLETED;
   }
@@ -72,12 +72,13 @@ tlm::tlm_sync_enum L2SliceModule::nb_transport_fw(tlm::tlm_generic_payload& tx,
                                          "slice's target takes packets of the crossbar",
                                          tx.get_address()));
   }
-  tx.acquire();
+  if (tx.has_mm()) tx.acquire();
   wake_.notify(delay);
   const uint64_t cycle = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
   if (cycle > 0) bring_to(cycle - 1);  // its room as of the cycle before
   if (!slice_.can_accept()) {
     held_ = &tx;
+    held_cycle_ = cycle;
     return tlm::TLM_ACCEPTED;
   }
   enter(tx, cycle);
@@ -92,6 +93,11 @@ void L2SliceModule::memory_request_taken() {
 
 // A fill or write-back answered at `at`: the slice hears of it at that cycle.
 void L2SliceModule::memory_done(tlm::tlm_generic_payload& tx, const sc_core::sc_time& at) {
+  if (!tx.is_response_ok()) {
+    throw ModelError(name(), fmt::format("memory answered the {} at {:#x} with {}",
+                                         tx.is_write() ? "write-back" : "fill", tx.get_address(),
+                                         tx.get_response_string()));
+  }
   const uint64_t id = packet_of(tx).id;
   tx.release();
   const uint64_t cycle = clock_.cycle_at(at);
@@ -122,11 +128,6 @@ tlm::tlm_sync_enum L2SliceModule::nb_transport_bw(tlm::tlm_generic_payload& tx,
     memory_open_ = nullptr;
     memory_request_taken();
   }
-  if (!tx.is_response_ok()) {
-    throw ModelError(name(), fmt::format("memory answered the {} at {:#x} with {}",
-                                         tx.is_write() ? "write-back" : "fill", tx.get_address(),
-                                         tx.get_response_string()));
-  }
   memory_done(tx, sc_core::sc_time_stamp() + delay);
   return tlm::TLM_COMPLETED;
 }
@@ -144,7 +145,16 @@ bool L2SliceModule::send_memory_requests() {
     memory_open_ = nullptr;
     slice_.pop_memory_request();
     moved = true;
-    if (answer == tlm::TLM_COMPLETED || phase == tlm::BEGIN_RESP) {
+    if (answer == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP) {
+      // The response came as the return value: it ends with our END_RESP (no response
+      // exclusion to wait for: we take every response at once).
+      tx.acquire();  // memory_done() releases it; the END_RESP call still needs it
+      memory_done(tx, sc_core::sc_time_stamp() + delay);
+      tlm::tlm_phase end = tlm::END_RESP;
+      sc_core::sc_time at = delay;
+      memory->nb_transport_fw(tx, end, at);
+      tx.release();
+    } else if (answer == tlm::TLM_COMPLETED) {
       memory_done(tx, sc_core::sc_time_stamp() + delay);
     }
   }
@@ -159,10 +169,10 @@ bool L2SliceModule::send_replies(uint64_t cycle) {
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    if (target->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) {
-      reply_open_ = true;  // END_RESP pops it
-      return moved;
-    }
+    reply_open_ = true;  // before the call: END_RESP may come from inside it
+    const tlm::tlm_sync_enum answer = target->nb_transport_bw(tx, phase, delay);
+    if (answer == tlm::TLM_ACCEPTED) return moved;  // END_RESP pops it (perhaps done already)
+    reply_open_ = false;
     slice_.pop_reply();
     free_slots_.push_back(uint32_t(slot));
     tx.release();
@@ -175,7 +185,7 @@ bool L2SliceModule::admit_held(uint64_t cycle) {
   if (!held_ || !slice_.can_accept()) return false;
   tlm::tlm_generic_payload& tx = *held_;
   held_ = nullptr;
-  enter(tx, cycle);
+  enter(tx, std::max(cycle, held_cycle_));
   tlm::tlm_phase phase = tlm::END_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   target->nb_transport_bw(tx, phase, delay);
@@ -193,8 +203,8 @@ void L2SliceModule::step() {
   // then this cycle again, once.
   uint64_t next = L2Slice::kNever;
   for (int round = 0; round < 64; ++round) {
-    slice_.advance(cycle);
-    advanced_ = cycle;
+    bring_to(cycle);
+    slice_.advance(advanced_);  // again at the same cycle: what a pop made room for
     const bool moved = send_memory_requests() | send_replies(cycle) | admit_held(cycle);
     next = slice_.next_event();
     if (next > cycle || !moved) break;

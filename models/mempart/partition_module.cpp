@@ -57,7 +57,7 @@ tlm::tlm_sync_enum PartitionModule::nb_transport_fw(tlm::tlm_generic_payload& tx
     free_slots_.push_back(uint32_t(partition_.reply().id));
     partition_.pop_reply();
     --in_flight_;
-    done->release();
+    if (done->has_mm()) done->release();
     wake_.notify(delay);
     return tlm::TLM_COMPLETED;
   }
@@ -70,12 +70,13 @@ tlm::tlm_sync_enum PartitionModule::nb_transport_fw(tlm::tlm_generic_payload& tx
   }
   const MemPacket packet = packet_of(tx);
   const uint64_t cycle = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
-  tx.acquire();
+  if (tx.has_mm()) tx.acquire();  // ours until the response is over
   wake_.notify(delay);
   catch_up(cycle);  // its room as of the cycle before
   if (!partition_.can_accept(packet)) {
     held_ = &tx;
     held_packet_ = packet;
+    held_cycle_ = cycle;
     return tlm::TLM_ACCEPTED;
   }
   enter(tx, packet, cycle);
@@ -90,27 +91,26 @@ void PartitionModule::send_responses(uint64_t cycle) {
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    if (target->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) {
-      response_open_ = true;  // END_RESP pops it
-      return;
-    }
+    response_open_ = true;  // before the call: END_RESP may come from inside it
+    if (target->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) return;  // END_RESP pops
+    response_open_ = false;
     free_slots_.push_back(uint32_t(slot));
     partition_.pop_reply();
     --in_flight_;
-    tx.release();
+    if (tx.has_mm()) tx.release();
   }
 }
 
 void PartitionModule::step() {
   const uint64_t cycle = clock_.now();
   catch_up(cycle);
-  partition_.advance(cycle);
-  advanced_ = cycle;
-  send_responses(cycle);
+  if (advanced_ == MemoryPartition::kNever || cycle > advanced_) advanced_ = cycle;
+  partition_.advance(advanced_);  // again at the same cycle: what entered since
+  send_responses(advanced_);
   if (held_ && partition_.can_accept(held_packet_)) {
     tlm::tlm_generic_payload& tx = *held_;
     held_ = nullptr;
-    enter(tx, held_packet_, cycle);
+    enter(tx, held_packet_, std::max(cycle, held_cycle_));
     tlm::tlm_phase phase = tlm::END_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     target->nb_transport_bw(tx, phase, delay);

@@ -56,6 +56,7 @@ class PartitionModule : public sc_core::sc_module {
   std::vector<uint32_t> free_slots_;
   tlm::tlm_generic_payload* held_ = nullptr;  // BEGIN_REQ waiting for room
   MemPacket held_packet_;
+  uint64_t held_cycle_ = 0;  // its arrival
   bool response_open_ = false;
   uint64_t in_flight_ = 0;
   uint64_t advanced_ = MemoryPartition::kNever;  // the cycle last advanced through

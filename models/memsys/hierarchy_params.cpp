@@ -44,6 +44,12 @@ const Param<bool> kExternalMemory{
     "memory.model = tlm only: leave each L2 slice's memory socket unbound, for the platform to "
     "bind a memory model of its own in place of our partitions (GpuSoc::memory_socket)"};
 
+const Param<bool> kExternalSlices{
+    "memory.tlm.external_slices", false, "",
+    "memory.model = tlm only: leave the crossbar's slice socket unbound, for the platform to "
+    "bind an L2 of its own (a target per partition, in partition order) in place of our slices "
+    "and partitions (GpuSoc::slice_socket)"};
+
 const Param<uint32_t> kPortQueue{"memory.port_queue", 16, "requests",
                                  "requests an SM's memory interface holds before the crossbar "
                                  "takes them; more wait for END_REQ",
@@ -86,11 +92,17 @@ HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescript
   h.port_queue = kPortQueue.get(config);
   h.modules = memory_model(config) == "tlm";
   h.external_memory = kExternalMemory.get(config);
-  if (h.external_memory && !h.modules) {
-    throw ConfigError(fmt::format("{}: memory.tlm.external_memory needs memory.model = tlm (it is "
-                                  "{})",
-                                  config.origin("memory.tlm.external_memory"),
-                                  memory_model(config)));
+  h.external_slices = kExternalSlices.get(config);
+  for (const char* key : {"memory.tlm.external_memory", "memory.tlm.external_slices"}) {
+    if (config.value(key).get<bool>() && !h.modules) {
+      throw ConfigError(fmt::format("{}: {} needs memory.model = tlm (it is {})",
+                                    config.origin(key), key, memory_model(config)));
+    }
+  }
+  if (h.external_memory && h.external_slices) {
+    throw ConfigError(fmt::format("{}: memory.tlm.external_memory and external_slices: with an L2 "
+                                  "of yours there are no slices of ours to put your memory behind",
+                                  config.origin("memory.tlm.external_slices")));
   }
   return h;
 }

@@ -48,6 +48,9 @@ struct HierarchyConfig {
   /// With modules: the slices' memory sockets are left for the platform to bind
   /// (ModuleHierarchy::Options::external_memory).
   bool external_memory = false;
+  /// With modules: the crossbar's slice sockets are left for the platform to bind its own L2
+  /// (ModuleHierarchy::Options::external_slices).
+  bool external_slices = false;
   /// With modules: a base-protocol checker on every socket binding between them.
   bool check_protocol = false;
   double l2_clock_mhz = 1000;  // crossbar and L2 clock

@@ -38,7 +38,8 @@ std::unique_ptr<PacketNetwork> make_network(const HierarchyConfig& config, StatG
   if (!config.modules) return std::make_unique<MemoryHierarchy>(config, stats);
   return std::make_unique<ModuleHierarchy>(
       "modules", config, stats,
-      ModuleHierarchy::Options{false, config.external_memory, config.check_protocol});
+      ModuleHierarchy::Options{false, config.external_memory, config.check_protocol,
+                               config.external_slices});
 }
 
 }  // namespace
@@ -58,7 +59,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const HierarchyConfig& 
                       "approximately timed accesses: average latency",
                       [this] { return latency_sum_ns_.value() / double(responses_.value()); }),
       hierarchy_(make_network(config, stats_)),
-      modules_(dynamic_cast<ModuleHierarchy*>(hierarchy_.get())) {
+      modules_(dynamic_cast<ModuleHierarchy*>(hierarchy_.get())),
+      clock_(hierarchy_->cycle_ps()) {
   hierarchy_->on_activity([this] { wake_.notify(sc_core::SC_ZERO_TIME); });
   target.register_b_transport(this, &MemorySystem::b_transport);
   target.register_nb_transport_fw(this, &MemorySystem::nb_transport_fw);
@@ -95,21 +97,9 @@ void MemorySystem::end_of_elaboration() {
   }
 }
 
-uint64_t MemorySystem::cycle_at(const sc_core::sc_time& t) const {
-  const double ps = t.to_seconds() * 1e12;
-  uint64_t c = uint64_t(std::ceil(ps / hierarchy_->cycle_ps()));
-  while (c > 0 && time_of(c - 1) >= t) --c;
-  while (time_of(c) < t) ++c;
-  return c;
-}
-
-sc_core::sc_time MemorySystem::time_of(uint64_t cycle) const {
-  return ps_.time(uint64_t(std::ceil(double(cycle) * hierarchy_->cycle_ps())));
-}
-
 void MemorySystem::wake_at(uint64_t cycle) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time at = time_of(cycle);
+  const sc_core::sc_time at = clock_.time_of(cycle);
   wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
 }
 
@@ -194,7 +184,7 @@ MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_paylo
   r.tx = &tx;
   r.slot = free_slots_.back();
   free_slots_.pop_back();
-  r.arrival_cycle = std::max(cycle_at(arrival), port.last_arrival);
+  r.arrival_cycle = std::max(clock_.cycle_at(arrival), port.last_arrival);
   port.last_arrival = r.arrival_cycle;
   in_flight_[r.slot] = InFlight{&tx, index, 0, false};
   arrival_ps_[r.slot] = ps_.of(arrival);
@@ -259,7 +249,8 @@ void MemorySystem::send_response(uint32_t index) {
 }
 
 void MemorySystem::run() {
-  const uint64_t now = cycle_at(sc_core::sc_time_stamp());
+  // Every cycle begun by now (several, at a time resolution coarser than the cycle).
+  const uint64_t now = clock_.now();
   done_.clear();
   hierarchy_->advance(now, done_);
   for (const HierarchyCompletion& c : done_) {

@@ -39,6 +39,7 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
+#include "models/common/cycle_clock.h"
 #include "models/common/picoseconds.h"
 #include "models/common/index_bits.h"
 #include "models/common/stat.h"
@@ -102,8 +103,6 @@ class MemorySystem : public sc_core::sc_module {
   void offer_waiting(uint32_t port, uint64_t cycle);
   Request admit(uint32_t port, tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
   void send_response(uint32_t port);
-  uint64_t cycle_at(const sc_core::sc_time& t) const;  // first cycle not before t
-  sc_core::sc_time time_of(uint64_t cycle) const;
   void wake_at(uint64_t cycle);
 
   HierarchyConfig config_;
@@ -132,6 +131,7 @@ class MemorySystem : public sc_core::sc_module {
   Formula latency_avg_ns_;
   std::unique_ptr<PacketNetwork> hierarchy_;  // after stats_: its statistics go there
   ModuleHierarchy* modules_;                  // hierarchy_, when it is the modules
+  const CycleClock clock_;                    // the hierarchy's cycles over SystemC time
   std::vector<uint64_t> arrival_ps_;            // per slot: when its BEGIN_REQ arrived
 };
 

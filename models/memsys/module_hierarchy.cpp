@@ -28,12 +28,19 @@ ModuleHierarchy::ModuleHierarchy(sc_core::sc_module_name name, const HierarchyCo
   dram_per_cycle_ = clock_.period_ps() / (config.dram.tck_ns * 1000.0);
   mapping_ = std::make_unique<mempart::AddressMapping>(config.mapping);
   const uint32_t count = config.mapping.partitions;
-  totals_ = memory_totals(stats, *this, true, config.mapping.channels, !options.external_memory);
+  if (options.external_memory && options.external_slices) {
+    throw ConfigError("external memory and external slices: with an L2 of yours there are no "
+                      "slices of ours to put your memory behind");
+  }
+  totals_ = memory_totals(stats, *this, true, config.mapping.channels,
+                          !options.external_memory && !options.external_slices);
   xbar_stats_ = std::make_unique<StatGroup>(stats, "xbar");
   // The groups in the fused hierarchy's order: partitions (with their channels), then each
   // one's ROP and slice, then the crossbar's networks.
   std::vector<StatGroup*> part_groups;
-  if (options.external_memory) {
+  if (options.external_slices) {
+    // Nothing of ours below the crossbar.
+  } else if (options.external_memory) {
     for (uint32_t p = 0; p < count; ++p) {
       slice_groups_.push_back(std::make_unique<StatGroup>(stats, "partition" + std::to_string(p)));
       part_groups.push_back(slice_groups_.back().get());
@@ -49,7 +56,7 @@ ModuleHierarchy::ModuleHierarchy(sc_core::sc_module_name name, const HierarchyCo
       part_groups.push_back(&partitions_.back()->partition().stats_group());
     }
   }
-  for (uint32_t p = 0; p < count; ++p) {
+  for (uint32_t p = 0; p < part_groups.size(); ++p) {
     slices_.push_back(std::make_unique<l2::L2SliceModule>(
         ("slice" + std::to_string(p)).c_str(), config.l2, config.rop, config.l2_clock_mhz,
         *part_groups[p], "l2", mapping_.get()));
@@ -65,7 +72,7 @@ ModuleHierarchy::ModuleHierarchy(sc_core::sc_module_name name, const HierarchyCo
       config.l2_clock_mhz, *xbar_stats_);
   for (uint32_t i = 0; i < config.ports; ++i)
     bindings_.connect(entry, crossbar_->ports, "port" + std::to_string(i));
-  for (uint32_t p = 0; p < count; ++p)
+  for (uint32_t p = 0; p < slices_.size(); ++p)
     bindings_.connect(crossbar_->slices, slices_[p]->target, "slice" + std::to_string(p));
   entry.register_nb_transport_bw(this, &ModuleHierarchy::entry_bw);
   if (options.drives_simulation) {
@@ -80,6 +87,11 @@ ModuleHierarchy::~ModuleHierarchy() = default;
 
 tlm_utils::simple_initiator_socket<l2::L2SliceModule>& ModuleHierarchy::memory_socket(uint32_t p) {
   return slices_.at(p)->memory;
+}
+
+tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>&
+ModuleHierarchy::slice_socket() {
+  return crossbar_->slices;
 }
 
 const mempart::MemoryPartition& ModuleHierarchy::partition(uint32_t i) const {

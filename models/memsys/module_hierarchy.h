@@ -23,6 +23,10 @@
 // its data is scratch (timing only). AT targets answer under the base protocol; an LT target
 // (b_transport only) binds through tlm_utils::simple_target_socket, which adapts. Such a run
 // has no DRAM statistics.
+//
+// An L2 of your own stands in for the slices (and the partitions behind them) the same way:
+// `external_slices`, and bind slice_socket() once per partition. It receives the crossbar's
+// packets (a MemPacketExtension: address, sector mask, op) and answers each with BEGIN_RESP.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +61,7 @@ class ModuleHierarchy final : public sc_core::sc_module, public PacketNetwork {
     bool drives_simulation = false;  // advance() runs sc_start (memtrace): see above
     bool external_memory = false;    // memory_socket(p) left for the user to bind
     bool check_protocol = false;     // a base-protocol checker on every binding inside
+    bool external_slices = false;    // slice_socket() left for the user to bind: no L2 of ours
   };
   /// Through the L2 only (config.through_l2): partition mode needs no crossbar to assemble.
   /// ConfigError naming the key of whatever part is misconfigured. Statistics go in `stats`.
@@ -67,6 +72,10 @@ class ModuleHierarchy final : public sc_core::sc_module, public PacketNetwork {
   /// Slice p's initiator towards its memory: bound to partition p's model, or with
   /// Options::external_memory, yours to bind.
   tlm_utils::simple_initiator_socket<l2::L2SliceModule>& memory_socket(uint32_t p);
+  /// With Options::external_slices: the crossbar's initiator towards the slices, yours to bind
+  /// once per partition, in partition order, to targets that take its packets
+  /// (MemPacketExtension) and answer each with BEGIN_RESP on the same payload.
+  tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>& slice_socket();
   const xbar::CrossbarModule& crossbar() const { return *crossbar_; }
 
   // PacketNetwork

@@ -104,6 +104,7 @@ tlm::tlm_sync_enum CrossbarModule::port_fw(int id, tlm::tlm_generic_payload& tx,
   wake_.notify(delay);
   if (!requests_.can_accept(uint32_t(id))) {
     port.held = &tx;
+    port.held_cycle = clock_.cycle_at(sc_core::sc_time_stamp() + delay);
     held_ports_.push_back(uint32_t(id));
     return tlm::TLM_ACCEPTED;
   }
@@ -126,66 +127,74 @@ tlm::tlm_sync_enum CrossbarModule::slice_bw(int id, tlm::tlm_generic_payload& tx
   }
   if (phase != tlm::BEGIN_RESP)
     throw ModelError(name(), fmt::format("unexpected phase {} from slice {}", phase, id));
-  if (slice.reply_held)
+  if (!slice.waiting.empty() && slice.waiting.back().owes_end_resp)
     throw ModelError(name(), fmt::format("BEGIN_RESP from slice {} before END_RESP of the "
                                          "previous one (response exclusion)",
                                          id));
-  const auto it = slot_of_.find(&tx);
-  if (it == slot_of_.end())
+  if (slot_of_.find(&tx) == slot_of_.end())
     throw ModelError(name(), fmt::format("slice {} answered a payload it was never sent", id));
-  const uint32_t slot = it->second;
   wake_.notify(delay);
-  if (!replies_.can_accept(uint32_t(id))) {
-    slice.reply_held = &tx;
+  if (!slice.waiting.empty() || !replies_.can_accept(uint32_t(id))) {
+    slice.waiting.push_back({&tx, true, clock_.cycle_at(sc_core::sc_time_stamp() + delay)});
     return tlm::TLM_ACCEPTED;
   }
-  const MemPacket& p = slots_[slot].packet;
-  replies_.push(uint32_t(id), p.source, p,
-                std::max(clock_.cycle_at(sc_core::sc_time_stamp() + delay),
-                         advanced_ == Crossbar::kNever ? 0 : advanced_));
+  reply(uint32_t(id), tx, clock_.cycle_at(sc_core::sc_time_stamp() + delay));
   return tlm::TLM_COMPLETED;
+}
+
+// The reply into the reply network, towards the port its packet came from.
+void CrossbarModule::reply(uint32_t slice, tlm::tlm_generic_payload& tx, uint64_t cycle) {
+  const MemPacket& p = slots_[slot_of_.at(&tx)].packet;
+  replies_.push(slice, p.source, p,
+                std::max(cycle, advanced_ == Crossbar::kNever ? 0 : advanced_));
 }
 
 // Packets ready at the slices' outputs go to their slices, one request open per slice.
 bool CrossbarModule::forward_requests(uint64_t cycle) {
   for (uint32_t s : requests_.delivered()) open_slices_.push_back(s);
   bool moved = false;
-  std::vector<uint32_t> waiting;
-  for (uint32_t s : open_slices_) {
+  std::vector<uint32_t> open;  // a slice answering from inside a call may add to open_slices_
+  open.swap(open_slices_);
+  for (uint32_t s : open) {
     Slice& slice = slice_state_[s];
-    while (!slice.request_open && requests_.ready(s, cycle)) {
+    while (!slice.request_open && slice.waiting.empty() && requests_.ready(s, cycle)) {
       tlm::tlm_generic_payload& tx = *slots_[requests_.front(s).id].tx;
       tlm::tlm_phase phase = tlm::BEGIN_REQ;
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       slice.request_open = &tx;
-      if (slices[s]->nb_transport_fw(tx, phase, delay) == tlm::TLM_ACCEPTED) break;
-      if (phase != tlm::END_REQ)
-        throw ModelError(name(), fmt::format("slice {} answered BEGIN_REQ with {} (it answers "
-                                             "through BEGIN_RESP)",
-                                             s, phase));
+      const tlm::tlm_sync_enum answer = slices[s]->nb_transport_fw(tx, phase, delay);
+      if (answer == tlm::TLM_ACCEPTED) break;
       slice.request_open = nullptr;
       requests_.pop(s);
       moved = true;
+      if (answer == tlm::TLM_COMPLETED || phase == tlm::BEGIN_RESP) {  // early completion
+        slice.waiting.push_back({&tx, answer != tlm::TLM_COMPLETED,
+                                 clock_.cycle_at(sc_core::sc_time_stamp() + delay)});
+        wake_.notify(delay);  // it enters the reply network at take_replies()
+      }
     }
   }
-  open_slices_.clear();
   return moved;
 }
 
-// Replies the slices offered while the reply network was full, now that it may have room.
+// Replies waiting for room in the reply network, oldest first, now that it may have some.
 bool CrossbarModule::take_replies(uint64_t cycle) {
   bool moved = false;
   for (uint32_t s = 0; s < slice_count_; ++s) {
     Slice& slice = slice_state_[s];
-    if (!slice.reply_held || !replies_.can_accept(s)) continue;
-    tlm::tlm_generic_payload& tx = *slice.reply_held;
-    slice.reply_held = nullptr;
-    const MemPacket& p = slots_[slot_of_.at(&tx)].packet;
-    replies_.push(s, p.source, p, cycle);
-    tlm::tlm_phase phase = tlm::END_RESP;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    slices[s]->nb_transport_fw(tx, phase, delay);
-    moved = true;
+    while (!slice.waiting.empty() && slice.waiting.front().ready <= cycle &&
+           replies_.can_accept(s)) {
+      const WaitingReply w = slice.waiting.front();
+      slice.waiting.pop_front();
+      reply(s, *w.tx, cycle);
+      if (w.owes_end_resp) {
+        tlm::tlm_phase phase = tlm::END_RESP;
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        slices[s]->nb_transport_fw(*w.tx, phase, delay);
+      }
+      open_slices_.push_back(s);  // its requests may go again
+      moved = true;
+    }
   }
   return moved;
 }
@@ -202,10 +211,9 @@ bool CrossbarModule::deliver_replies(uint64_t cycle) {
       tx.set_response_status(tlm::TLM_OK_RESPONSE);
       tlm::tlm_phase phase = tlm::BEGIN_RESP;
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      if (ports[p]->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) {
-        port.response_open = true;  // END_RESP pops it
-        break;
-      }
+      port.response_open = true;  // before the call: END_RESP may come from inside it
+      if (ports[p]->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) break;  // END_RESP pops
+      port.response_open = false;
       replies_.pop(p);
       release(slot);
       moved = true;
@@ -226,7 +234,7 @@ bool CrossbarModule::admit_held(uint64_t cycle) {
     port_state_[p].held = nullptr;
     held_ports_[i] = held_ports_.back();
     held_ports_.pop_back();
-    push_request(p, tx, cycle);
+    push_request(p, tx, std::max(cycle, port_state_[p].held_cycle));
     tlm::tlm_phase phase = tlm::END_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     ports[p]->nb_transport_bw(tx, phase, delay);
@@ -247,8 +255,11 @@ void CrossbarModule::step() {
     moved |= deliver_replies(cycle);
     moved |= admit_held(cycle);
     next = std::min(requests_.next_event(), replies_.next_event());
-    if (next > cycle || !moved) break;
+    if (!moved || (next > cycle && open_slices_.empty())) break;
   }
+  for (const Slice& slice : slice_state_)  // early completions still to enter
+    if (!slice.waiting.empty() && slice.waiting.front().ready > cycle)
+      next = std::min(next, slice.waiting.front().ready);
   if (next != Crossbar::kNever) wake_.notify(clock_.until(std::max(next, cycle + 1)));
 }
 

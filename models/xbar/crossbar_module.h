@@ -11,12 +11,15 @@
 //    output buffer; it leaves the buffer at END_REQ (one request open per slice), so a slice
 //    that refuses holds the buffer, which stops grants to it, which fills the inputs.
 //  - Replies: BEGIN_RESP from a slice enters the reply network (TLM_COMPLETED) when its input
-//    has room, else TLM_ACCEPTED and END_RESP goes forward once it enters. At the port's output
-//    the reply goes backward as BEGIN_RESP, one response open per port.
+//    has room, else TLM_ACCEPTED and END_RESP goes forward once it enters. A slice may also
+//    complete a request early (TLM_COMPLETED, or TLM_UPDATED with BEGIN_RESP), as any AT or
+//    adapted LT target may. At the port's output the reply goes backward as BEGIN_RESP, one
+//    response open per port.
 // Statistics are the two networks' (stats_parent.requests, stats_parent.replies).
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -58,6 +61,7 @@ class CrossbarModule : public sc_core::sc_module {
   void push_request(uint32_t port, tlm::tlm_generic_payload& tx, uint64_t cycle);
   bool forward_requests(uint64_t cycle);
   bool take_replies(uint64_t cycle);
+  void reply(uint32_t slice, tlm::tlm_generic_payload& tx, uint64_t cycle);
   bool deliver_replies(uint64_t cycle);
   bool admit_held(uint64_t cycle);
 
@@ -74,11 +78,20 @@ class CrossbarModule : public sc_core::sc_module {
   std::unordered_map<const tlm::tlm_generic_payload*, uint32_t> slot_of_;
   struct Port {
     tlm::tlm_generic_payload* held = nullptr;  // BEGIN_REQ waiting for its input's room
+    uint64_t held_cycle = 0;                   // its arrival
     bool response_open = false;
+  };
+  struct WaitingReply {
+    tlm::tlm_generic_payload* tx;
+    bool owes_end_resp;  // the slice waits for END_RESP (else the transaction completed)
+    uint64_t ready;      // the cycle it may enter (an early completion's delay)
   };
   struct Slice {
     tlm::tlm_generic_payload* request_open = nullptr;  // forwarded, awaiting END_REQ
-    tlm::tlm_generic_payload* reply_held = nullptr;    // BEGIN_RESP waiting for room
+    // Replies waiting for room in the reply network, oldest first: one whose BEGIN_RESP we
+    // answered TLM_ACCEPTED, or ones the slice completed early (TLM_COMPLETED, or TLM_UPDATED
+    // with BEGIN_RESP). No request goes to the slice while any waits: bounded.
+    std::deque<WaitingReply> waiting;
   };
   std::vector<Port> port_state_;
   std::vector<Slice> slice_state_;

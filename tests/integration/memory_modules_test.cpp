@@ -13,6 +13,7 @@
 #include "models/common/error.h"
 #include "models/common/stats_report.h"
 #include "platform/gpu_soc.h"
+#include "platform/soc_platform.h"
 #include "tests/integration/soc_fixture.h"
 
 namespace gpusoc::rt {
@@ -61,6 +62,34 @@ TEST(MemoryModules, AKernelRunsOnTheModulesAsOnTheFusedHierarchy) {
   EXPECT_NEAR(modules.seconds, fused.seconds, 0.02 * fused.seconds);
   EXPECT_NEAR(m["latency_avg_ns"].get<double>(), f["latency_avg_ns"].get<double>(),
               0.05 * f["latency_avg_ns"].get<double>());
+}
+
+// At a time resolution of 1 ns with an L2 clock faster than it (1500 MHz), both assemblies run
+// a kernel to the CPU's answer (the SoC's memory system used to wake at the same cycle forever).
+TEST(MemoryModules, AnL2ClockFasterThanTheTimeResolutionRuns) {
+  for (const char* model : {"hierarchy", "tlm"}) {
+    gpusoc::testing::fresh_systemc();
+    sc_core::sc_set_time_resolution(1, sc_core::SC_NS);
+    Config config;
+    config.load_file(std::string(GPUSOC_CONFIG_DIR) + "/small.json");
+    for (const std::string& set : std::vector<std::string>{"sm.model=cycle", "l2.clock_mhz=1500",
+                                                          "l2.size_bytes=16384",
+                                  std::string("memory.model=") + model})
+      config.apply_set(set);
+    StatGroup stats;
+    platform::SocPlatform soc(config, stats);
+    const double seconds = soc.run([](host::HostBus& bus) {
+                                 Device device(bus);
+                                 run_vector_add(
+                                     device,
+                                     device.load_module_file(kKernelDir + "/vector_add.ptx"),
+                                     20000, 3);
+                               })
+                               .to_seconds();
+    EXPECT_GT(seconds, 0) << model;
+    EXPECT_GT(stats_values_json(stats)["gpu"]["memory_system"]["responses"].get<uint64_t>(), 0u)
+        << model;
+  }
 }
 
 // A platform's memory model: an LT target that answers after a fixed time and counts.
