@@ -33,6 +33,35 @@ struct MemPacketExtension : tlm::tlm_extension<MemPacketExtension> {
 /// command, id 0).
 MemPacket packet_of(const tlm::tlm_generic_payload& tx);
 
+/// The payloads a module holds while their packets are inside its part, by the id the part
+/// carries for each (a slot, reused once free), so that a reply finds its payload.
+class PayloadSlots {
+ public:
+  /// A slot for `tx` (acquired already, where it has a memory manager).
+  uint32_t put(tlm::tlm_generic_payload& tx) {
+    if (free_.empty()) {
+      slots_.push_back(nullptr);
+      free_.push_back(uint32_t(slots_.size() - 1));
+    }
+    const uint32_t slot = free_.back();
+    free_.pop_back();
+    slots_[slot] = &tx;
+    return slot;
+  }
+  tlm::tlm_generic_payload& operator[](uint64_t slot) const { return *slots_[slot]; }
+  /// The transaction is over: the payload released (where it has a memory manager), the slot
+  /// free.
+  void done(uint64_t slot) {
+    tlm::tlm_generic_payload& tx = *slots_[slot];
+    free_.push_back(uint32_t(slot));
+    if (tx.has_mm()) tx.release();
+  }
+
+ private:
+  std::vector<tlm::tlm_generic_payload*> slots_;
+  std::vector<uint32_t> free_;
+};
+
 class PacketPayloadPool {
  public:
   /// `scratch_bytes`: the data buffer every payload points at (one line, at least).

@@ -34,15 +34,8 @@ void L2SliceModule::bring_to(uint64_t cycle) {
 }
 
 void L2SliceModule::enter(tlm::tlm_generic_payload& tx, uint64_t cycle) {
-  if (free_slots_.empty()) {
-    slots_.push_back(nullptr);
-    free_slots_.push_back(uint32_t(slots_.size() - 1));
-  }
-  const uint32_t slot = free_slots_.back();
-  free_slots_.pop_back();
-  slots_[slot] = &tx;
   MemPacket p = packet_of(tx);
-  p.id = slot;  // the reply finds its payload by it; the payload keeps the requester's id
+  p.id = slots_.put(tx);  // the reply finds its payload by it; the payload keeps the requester's id
   if (cycle > 0) bring_to(cycle - 1);  // what was due before it, as if stepped all along
   slice_.accept(p, std::max(cycle, advanced_ == L2Slice::kNever ? 0 : advanced_));
 }
@@ -55,8 +48,7 @@ tlm::tlm_sync_enum L2SliceModule::nb_transport_fw(tlm::tlm_generic_payload& tx,
     reply_open_ = false;
     const uint64_t slot = slice_.reply().id;
     slice_.pop_reply();
-    free_slots_.push_back(uint32_t(slot));
-    if (slots_[slot]->has_mm()) slots_[slot]->release();
+    slots_.done(slot);
     wake_.notify(delay);
     return tlm::TLM_COMPLETED;
   }
@@ -165,7 +157,7 @@ bool L2SliceModule::send_replies(uint64_t cycle) {
   bool moved = false;
   while (!reply_open_ && slice_.reply_ready(cycle)) {
     const uint64_t slot = slice_.reply().id;
-    tlm::tlm_generic_payload& tx = *slots_[slot];
+    tlm::tlm_generic_payload& tx = slots_[slot];
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -174,8 +166,7 @@ bool L2SliceModule::send_replies(uint64_t cycle) {
     if (answer == tlm::TLM_ACCEPTED) return moved;  // END_RESP pops it (perhaps done already)
     reply_open_ = false;
     slice_.pop_reply();
-    free_slots_.push_back(uint32_t(slot));
-    tx.release();
+    slots_.done(slot);
     moved = true;
   }
   return moved;

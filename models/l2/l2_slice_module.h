@@ -69,8 +69,7 @@ class L2SliceModule : public sc_core::sc_module {
   L2Slice slice_;
   CycleClock clock_;
   PacketPayloadPool pool_;
-  std::vector<tlm::tlm_generic_payload*> slots_;  // packets from the crossbar, by their id here
-  std::vector<uint32_t> free_slots_;
+  PayloadSlots slots_;  // packets from the crossbar, by their id here
   tlm::tlm_generic_payload* held_ = nullptr;  // BEGIN_REQ waiting for room in the input queue
   uint64_t held_cycle_ = 0;                   // its arrival
   tlm::tlm_generic_payload* memory_open_ = nullptr;  // our BEGIN_REQ awaiting END_REQ

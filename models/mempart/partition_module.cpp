@@ -33,15 +33,8 @@ void PartitionModule::catch_up(uint64_t cycle) {
 
 void PartitionModule::enter(tlm::tlm_generic_payload& tx, const MemPacket& packet,
                             uint64_t cycle) {
-  if (free_slots_.empty()) {
-    slots_.push_back(nullptr);
-    free_slots_.push_back(uint32_t(slots_.size() - 1));
-  }
-  const uint32_t slot = free_slots_.back();
-  free_slots_.pop_back();
-  slots_[slot] = &tx;
   MemPacket p = packet;
-  p.id = slot;
+  p.id = slots_.put(tx);
   catch_up(cycle);
   partition_.accept(p, std::max(cycle, advanced_ == MemoryPartition::kNever ? 0 : advanced_));
   ++in_flight_;
@@ -53,11 +46,9 @@ tlm::tlm_sync_enum PartitionModule::nb_transport_fw(tlm::tlm_generic_payload& tx
   if (phase == tlm::END_RESP) {
     if (!response_open_) throw ModelError(name(), "END_RESP with no response open");
     response_open_ = false;
-    tlm::tlm_generic_payload* done = slots_[partition_.reply().id];
-    free_slots_.push_back(uint32_t(partition_.reply().id));
+    slots_.done(partition_.reply().id);
     partition_.pop_reply();
     --in_flight_;
-    if (done->has_mm()) done->release();
     wake_.notify(delay);
     return tlm::TLM_COMPLETED;
   }
@@ -87,17 +78,16 @@ tlm::tlm_sync_enum PartitionModule::nb_transport_fw(tlm::tlm_generic_payload& tx
 void PartitionModule::send_responses(uint64_t cycle) {
   while (!response_open_ && partition_.reply_ready(cycle)) {
     const uint64_t slot = partition_.reply().id;
-    tlm::tlm_generic_payload& tx = *slots_[slot];
+    tlm::tlm_generic_payload& tx = slots_[slot];
     tx.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     response_open_ = true;  // before the call: END_RESP may come from inside it
     if (target->nb_transport_bw(tx, phase, delay) == tlm::TLM_ACCEPTED) return;  // END_RESP pops
     response_open_ = false;
-    free_slots_.push_back(uint32_t(slot));
+    slots_.done(slot);
     partition_.pop_reply();
     --in_flight_;
-    if (tx.has_mm()) tx.release();
   }
 }
 

@@ -25,6 +25,7 @@
 #include <tlm>
 
 #include "models/common/cycle_clock.h"
+#include "models/common/packet_payload.h"
 #include "models/mempart/memory_partition.h"
 
 namespace gpusoc::mempart {
@@ -52,8 +53,7 @@ class PartitionModule : public sc_core::sc_module {
 
   MemoryPartition partition_;
   CycleClock clock_;
-  std::vector<tlm::tlm_generic_payload*> slots_;  // packets in flight, by the id they carry here
-  std::vector<uint32_t> free_slots_;
+  PayloadSlots slots_;  // packets in flight, by the id they carry here
   tlm::tlm_generic_payload* held_ = nullptr;  // BEGIN_REQ waiting for room
   MemPacket held_packet_;
   uint64_t held_cycle_ = 0;  // its arrival
