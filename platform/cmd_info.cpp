@@ -26,11 +26,11 @@ std::string memory_summary(const Config& config, const GpuSpec& spec) {
           ? std::string("no L2")
           : fmt::format("L2 {} KiB ({} x {} KiB, {}-way, {})",
                         h.l2.size_bytes * h.mapping.partitions >> 10, h.mapping.partitions,
-                        h.l2.size_bytes >> 10, h.l2.ways, h.l2.replacement);
+                        h.l2.size_bytes >> 10, h.l2.ways, h.l2.replacement.name);
   return fmt::format("{}{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
                      "controllers",
                      model == "tlm" ? "SystemC modules (tlm): " : "", h.mapping.partitions, h.mapping.channels, h.dram.name, l2,
-                     h.xbar.width_bytes, h.xbar.arbiter, h.controller.scheduler);
+                     h.xbar.width_bytes, h.xbar.arbiter.name, h.controller.scheduler.name);
 }
 
 nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie) {

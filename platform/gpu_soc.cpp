@@ -14,8 +14,8 @@
 namespace gpusoc::platform {
 namespace {
 
-// Device memory until the memory system lands: one latency, one bandwidth, and a bounded
-// request queue per initiator on the approximately timed path.
+// Device memory under memory.model = flat (no crossbar, L2 or DRAM timing): one latency, one
+// bandwidth, and a bounded request queue per initiator on the approximately timed path.
 const Param<double> kLatencyNs{"devmem.latency_ns", 440.0, "ns",
                                "device memory access latency seen by the loosely timed path "
                                "(about 600 shader cycles on the 8800 GTX)",
@@ -363,7 +363,7 @@ std::string sm_summary(const Config& config) {
   return fmt::format(
       "cycle-level (sm.model=cycle), {} processing blocks, {} scheduler, {} KiB L1, {} shared "
       "banks, {}",
-      c.processing_blocks, c.scheduler, c.l1.size_bytes >> 10, c.shared.banks, simt_text);
+      c.processing_blocks, c.scheduler.name, c.l1.size_bytes >> 10, c.shared.banks, simt_text);
 }
 
 memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base) {

@@ -13,6 +13,7 @@ set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/param_spec.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_registry.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/param_doc.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/policy_choice.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/config_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/config.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/stat.cpp

@@ -66,9 +66,10 @@ std::optional<std::string> Constraint::violation(std::string_view name,
   if (power_of_two_ && !is_power_of_two(value)) {
     return fmt::format("{} = {} is not a power of two", name, shown(value));
   }
-  if (!choices_.empty() &&
-      std::find(choices_.begin(), choices_.end(), value.get<std::string>()) == choices_.end()) {
-    return fmt::format("{} = {} is not one of {}", name, shown(value), join(choices_));
+  if (has_choices()) {
+    const std::vector<std::string> names = choices();
+    if (std::find(names.begin(), names.end(), value.get<std::string>()) == names.end())
+      return fmt::format("{} = {} is not one of {}", name, shown(value), join(names));
   }
   return std::nullopt;
 }
@@ -83,7 +84,7 @@ std::string Constraint::describe() const {
     parts.push_back("<= " + max_.dump());
   }
   if (power_of_two_) parts.push_back("power of 2");
-  if (!choices_.empty()) parts.push_back("one of " + join(choices_));
+  if (has_choices()) parts.push_back("one of " + join(choices()));
   return join(parts);
 }
 
@@ -107,6 +108,14 @@ OneOf::OneOf(std::initializer_list<std::string> choices) {
 
 OneOf::OneOf(std::vector<std::string> choices) {
   choices_ = std::move(choices);
+}
+
+OneOf::OneOf(std::function<std::vector<std::string>()> choices) {
+  choices_source_ = std::move(choices);
+}
+
+std::vector<std::string> Constraint::choices() const {
+  return choices_source_ ? choices_source_() : choices_;
 }
 
 }  // namespace gpusoc

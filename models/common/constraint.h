@@ -3,6 +3,7 @@
 //   Range{1, 64}.power_of_two()      Range::at_least(1)      OneOf{"GDDR3", "GDDR5"}
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -29,13 +30,17 @@ class Constraint {
 
   bool has_bounds() const { return !min_.is_null() || !max_.is_null(); }
   bool requires_power_of_two() const { return power_of_two_; }
-  const std::vector<std::string>& choices() const { return choices_; }
+  bool has_choices() const { return !choices_.empty() || choices_source_; }
+  std::vector<std::string> choices() const;
 
  protected:
   nlohmann::json min_;  // null: unbounded; otherwise a JSON number, inclusive
   nlohmann::json max_;
   bool power_of_two_ = false;
   std::vector<std::string> choices_;
+  // Asked each time: a registry's names, which policies registered from outside the catalog
+  // (Registry::Registration) may join after the parameter was declared.
+  std::function<std::vector<std::string>()> choices_source_;
 };
 
 // Inclusive numeric range.
@@ -49,8 +54,10 @@ class Range : public Constraint {
 class OneOf : public Constraint {
  public:
   OneOf(std::initializer_list<std::string> choices);
-  // From a registry's list of names (policies chosen by name).
   explicit OneOf(std::vector<std::string> choices);
+  // The names a registry holds when a value is checked (policies chosen by name:
+  // Registry::choices()).
+  explicit OneOf(std::function<std::vector<std::string>()> choices);
 };
 
 }  // namespace gpusoc

@@ -22,6 +22,8 @@ inline constexpr const char* kAtomicOpNames[kAtomicOps] = {"add", "min", "max", 
                                                            "and", "or",  "xor", "exch", "cas"};
 
 inline constexpr uint32_t kSectorBytes = 32;
+/// The source of a packet no requester made (an L2 write-back).
+inline constexpr uint16_t kNoRequester = 0xFFFF;
 
 struct MemPacket {
   uint64_t id = 0;           // the issuer's tag, returned unchanged with the reply

@@ -1,5 +1,5 @@
-// A memory as a TLM target: host DRAM on the host side, VRAM on the GPU side until the memory
-// system replaces it. Backed by one lazily committed host mapping (pages cost RAM only once
+// A memory as a TLM target: host DRAM on the host side, and the VRAM behind the GPU's memory
+// system (or in its place, under memory.model = flat). Backed by one lazily committed host mapping (pages cost RAM only once
 // touched), so it grants DMI over its whole range. Timing: a fixed access latency plus the time
 // the data occupies the memory's port at its bandwidth (requests queue behind each other).
 //

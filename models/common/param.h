@@ -22,8 +22,22 @@
 
 namespace gpusoc {
 
+/// What every Param is, whatever its type: a name (a policy's registry entry lists its own
+/// parameters by pointer to this).
+class ParamBase {
+ public:
+  const std::string& name() const { return name_; }
+
+ protected:
+  explicit ParamBase(std::string name) : name_(std::move(name)) {}
+  ~ParamBase() = default;
+
+ private:
+  std::string name_;
+};
+
 template <typename T>
-class Param {
+class Param : public ParamBase {
  public:
   Param(std::string name, T default_value, std::string unit, std::string description,
         Constraint constraint = {})
@@ -33,7 +47,7 @@ class Param {
   // Declares into a given registry; tests use their own.
   Param(ParamRegistry& registry, std::string name, T default_value, std::string unit,
         std::string description, Constraint constraint = {})
-      : name_(name) {
+      : ParamBase(name), default_(default_value) {
     registry.add(ParamSpec{std::move(name), param_type_of<T>(), nlohmann::json(default_value),
                            std::move(unit), std::move(description), std::move(constraint)});
   }
@@ -42,12 +56,12 @@ class Param {
   Param& operator=(const Param&) = delete;
 
   // The value after defaults, files and --set; validated when the Config was built.
-  T get(const Config& config) const { return config.value(name_).template get<T>(); }
+  T get(const Config& config) const { return config.value(name()).template get<T>(); }
 
-  const std::string& name() const { return name_; }
+  const T& default_value() const { return default_; }
 
  private:
-  std::string name_;
+  T default_;
 };
 
 }  // namespace gpusoc

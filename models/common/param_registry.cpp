@@ -61,7 +61,7 @@ void ParamRegistry::add(ParamSpec spec) {
                              name.substr(0, dot) + "'");
     }
   }
-  if (!spec.constraint.choices().empty() && spec.type != ParamType::kString) {
+  if (spec.constraint.has_choices() && spec.type != ParamType::kString) {
     throw std::logic_error("parameter '" + name + "': only string parameters have choices");
   }
   if (auto problem = spec.violation(spec.default_value)) {

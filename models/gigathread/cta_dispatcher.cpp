@@ -15,7 +15,7 @@ namespace {
 const Param<std::string> kPolicy{
     "gigathread.dispatch_policy", "round_robin", "",
     "how the CTA distributor picks an SM for each CTA: " + dispatch_policies().describe(),
-    OneOf(dispatch_policies().names())};
+    dispatch_policies().choices()};
 const ptx::LaunchWatchdog kWatchdogDefaults;
 const Param<uint64_t> kWatchdog{"gigathread.watchdog_warp_instructions",
                                 kWatchdogDefaults.launch_instructions, "instructions",
@@ -36,7 +36,7 @@ const Param<uint64_t> kNoProgress{
 
 DispatcherConfig DispatcherConfig::from_config(const Config& config) {
   DispatcherConfig c;
-  c.policy = kPolicy.get(config);
+  c.policy = dispatch_policies().choose(config);
   c.watchdog.launch_instructions = kWatchdog.get(config);
   c.watchdog.no_progress_instructions = kNoProgress.get(config);
   return c;

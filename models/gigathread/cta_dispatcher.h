@@ -26,7 +26,7 @@ namespace gpusoc::gigathread {
 struct DispatcherConfig {
   SmLimits limits;
   std::vector<SmPlace> places;  // one per SM, in SM order
-  std::string policy = "round_robin";
+  PolicyChoice policy = "round_robin";
   ptx::LaunchWatchdog watchdog;
   ptx::SimtModel simt_model = ptx::SimtModel::Stack;  // the SMs' (the platform sets both)
   uint64_t simt_deadlock_instructions = 0;

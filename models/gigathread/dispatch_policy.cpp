@@ -44,21 +44,21 @@ class Fill : public CtaDispatchPolicy {
   uint32_t choose(const std::vector<uint32_t>& candidates) override { return candidates.front(); }
 };
 
-const DispatchPolicyRegistry::Entry kRoundRobin{
+constexpr DispatchPolicyRegistry::Entry kRoundRobin{
     "round_robin", "across GPCs, then TPCs, then the SMs of a TPC",
-    [](const std::vector<SmPlace>& places) -> std::unique_ptr<CtaDispatchPolicy> {
+    [](const PolicySettings&, const std::vector<SmPlace>& places) -> std::unique_ptr<CtaDispatchPolicy> {
       return std::make_unique<RoundRobin>(places);
     }};
-const DispatchPolicyRegistry::Entry kFill{
+constexpr DispatchPolicyRegistry::Entry kFill{
     "fill", "the lowest-numbered SM with room",
-    [](const std::vector<SmPlace>&) -> std::unique_ptr<CtaDispatchPolicy> {
+    [](const PolicySettings&, const std::vector<SmPlace>&) -> std::unique_ptr<CtaDispatchPolicy> {
       return std::make_unique<Fill>();
     }};
 
 }  // namespace
 
-const DispatchPolicyRegistry& dispatch_policies() {
-  static const DispatchPolicyRegistry registry("gigathread.dispatch_policy",
+DispatchPolicyRegistry& dispatch_policies() {
+  static DispatchPolicyRegistry registry("gigathread.dispatch_policy",
                                                "CTA dispatch policy", {kRoundRobin, kFill});
   return registry;
 }

@@ -28,6 +28,6 @@ class CtaDispatchPolicy {
 /// "fill": the lowest-numbered SM with room, packing CTAs onto as few SMs as possible.
 using DispatchPolicyRegistry = Registry<CtaDispatchPolicy, const std::vector<SmPlace>&>;
 /// The policies gigathread.dispatch_policy names, built for the SMs' places.
-const DispatchPolicyRegistry& dispatch_policies();
+DispatchPolicyRegistry& dispatch_policies();
 
 }  // namespace gpusoc::gigathread

@@ -38,7 +38,7 @@ auto L2Slice::Impl::lookup(const MemPacket& p, uint64_t cycle) -> Wait {
     ++(atomic ? stats.atomic_misses : stats.read_misses);
     ++stats.mshr_merges;
     policy->touched(set, slot - set * ways);
-    if (extra != 0) send_fill(m, line, extra);
+    if (extra != 0) send_fill(m, line, extra, p.source);
     add_waiter(m, p, sectors);
     return Wait::None;
   }
@@ -65,7 +65,7 @@ auto L2Slice::Impl::lookup(const MemPacket& p, uint64_t cycle) -> Wait {
     policy->touched(set, slot - set * ways);
   }
   const uint32_t m = take_mshr(line, slot);
-  send_fill(m, line, need);
+  send_fill(m, line, need, p.source);
   if (evicted_dirty != 0) send_writeback(evicted, evicted_dirty);
   add_waiter(m, p, sectors);
   return Wait::None;
@@ -138,13 +138,14 @@ void L2Slice::Impl::evict(uint32_t slot) {
   valid[slot] = dirty[slot] = 0;
 }
 
-void L2Slice::Impl::send_fill(uint32_t m, uint64_t line, uint32_t sectors) {
+void L2Slice::Impl::send_fill(uint32_t m, uint64_t line, uint32_t sectors, uint16_t source) {
   const uint32_t first = uint32_t(__builtin_ctz(sectors));
   MemPacket fill;
   fill.id = (uint64_t(sectors) << 32) | m;
   fill.address = line + uint64_t(first) * kSectorBytes;
   fill.sector_mask = sectors >> first;
   fill.op = MemOp::Read;
+  fill.source = source;  // for DRAM schedulers that tell requesters apart
   memory.push_back(fill);
   mshrs[m].fetching |= sectors;
   ++stats.fills;
@@ -158,6 +159,7 @@ void L2Slice::Impl::send_writeback(uint64_t line, uint32_t sectors) {
   wb.address = line + uint64_t(first) * kSectorBytes;
   wb.sector_mask = sectors >> first;
   wb.op = MemOp::Write;
+  wb.source = kNoRequester;
   memory.push_back(wb);
   ++stats.writebacks;
   stats.writeback_sectors += count_bits(sectors);

@@ -42,9 +42,9 @@ const Param<U32> kReplyQueue{"l2.reply_queue", kL2.reply_queue, "packets",
                              "hit pipeline (hit_latency of them)",
                              Range{1, 4096}};
 const Param<std::string> kReplacement{
-    "l2.replacement", kL2.replacement, "",
+    "l2.replacement", kL2.replacement.name, "",
     "L2 replacement policy: " + replacement_policies().describe(),
-    OneOf(replacement_policies().names())};
+    replacement_policies().choices()};
 
 const Param<U32> kRopOps{"rop.ops_per_cycle", kRop.ops_per_cycle, "operations",
                          "atomic operations a ROP starts per L2 cycle", Range{1, 64}};
@@ -66,7 +66,7 @@ L2Config l2_config_from(const Config& config) {
   c.input_queue = kInputQueue.get(config);
   c.memory_queue = kMemoryQueue.get(config);
   c.reply_queue = kReplyQueue.get(config);
-  c.replacement = kReplacement.get(config);
+  c.replacement = replacement_policies().choose(config);
   if (std::string bad = c.problem("l2"); !bad.empty()) throw ConfigError(bad);
   return c;
 }

@@ -56,8 +56,8 @@ std::string L2Config::problem(const std::string& prefix) const {
                "must be at least 2 (a miss may send a fill and a write-back)");
   }
   if (reply_queue == 0) return bad("reply_queue", reply_queue, "must be at least 1");
-  if (!replacement_policies().find(replacement)) {
-    return fmt::format("{}.replacement = '{}': unknown (known: {})", prefix, replacement,
+  if (!replacement_policies().find(replacement.name)) {
+    return fmt::format("{}.replacement = '{}': unknown (known: {})", prefix, replacement.name,
                        fmt::join(replacement_policies().names(), ", "));
   }
   return {};

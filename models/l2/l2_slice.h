@@ -1,5 +1,5 @@
-// One L2 cache slice: the slice of the L2 that owns a range of addresses (one or more per memory
-// partition, as the address mapping decides). Sectored and set-associative, write-back and
+// One L2 cache slice: the slice of the L2 that owns a range of addresses (one per memory partition:
+// the address mapping's partition of an address is its slice). Sectored and set-associative, write-back and
 // write-allocate, with MSHRs that merge misses to the same line, a hit latency and a port
 // bandwidth; replacement policy chosen by name. Atomics execute at the partition's ROP
 // (models/mempart/rop.h) once their sector is present. Pure C++, cycle-counted in the L2's clock,
@@ -80,7 +80,7 @@ struct L2Config {
   uint32_t mshrs = 32;
   uint32_t mshr_merges = 8;
   uint32_t input_queue = 8, memory_queue = 8, reply_queue = 8;  // packets
-  std::string replacement = "lru";  // "lru", "fifo" or "random" (a fixed-seed generator)
+  PolicyChoice replacement = "lru";  // "lru", "fifo" or "random" (a fixed-seed generator)
   /// What is wrong, naming `prefix`.key; empty when nothing is.
   std::string problem(const std::string& prefix) const;
 };
@@ -101,7 +101,7 @@ class ReplacementPolicy {
 };
 using ReplacementRegistry = Registry<ReplacementPolicy, uint32_t, uint32_t>;  // (sets, ways)
 /// The policies l2.replacement names: lru, fifo, random.
-const ReplacementRegistry& replacement_policies();
+ReplacementRegistry& replacement_policies();
 
 struct L2Stats : StatGroup {
   explicit L2Stats(StatGroup& parent) : StatGroup(parent, "l2") {}

@@ -77,7 +77,7 @@ struct L2Slice::Impl {
   Wait pass_through(const MemPacket& packet, uint64_t cycle);
   uint32_t choose_victim(uint32_t set);  // a tag-array slot, or kNone when every way is pending
   void evict(uint32_t slot);
-  void send_fill(uint32_t mshr, uint64_t line, uint32_t sectors);
+  void send_fill(uint32_t mshr, uint64_t line, uint32_t sectors, uint16_t source);
   void send_writeback(uint64_t line, uint32_t sectors);
   uint32_t take_mshr(uint64_t line, uint32_t slot);
   void add_waiter(uint32_t mshr, const MemPacket& packet, uint32_t sectors);

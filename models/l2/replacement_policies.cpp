@@ -62,23 +62,23 @@ class RandomPolicy final : public ReplacementPolicy {
 };
 
 using Entry = ReplacementRegistry::Entry;
-const Entry kLru{"lru", "least recently used",
-                 [](uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+constexpr Entry kLru{"lru", "least recently used",
+                 [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
                    return std::make_unique<RecencyPolicy>(sets, ways, true);
                  }};
-const Entry kFifo{"fifo", "first filled, first evicted",
-                  [](uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+constexpr Entry kFifo{"fifo", "first filled, first evicted",
+                  [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
                     return std::make_unique<RecencyPolicy>(sets, ways, false);
                   }};
-const Entry kRandom{"random", "uniform, from a fixed seed",
-                    [](uint32_t, uint32_t) -> std::unique_ptr<ReplacementPolicy> {
+constexpr Entry kRandom{"random", "uniform, from a fixed seed",
+                    [](const PolicySettings&, uint32_t, uint32_t) -> std::unique_ptr<ReplacementPolicy> {
                       return std::make_unique<RandomPolicy>();
                     }};
 
 }  // namespace
 
-const ReplacementRegistry& replacement_policies() {
-  static const ReplacementRegistry registry("l2.replacement", "replacement policy",
+ReplacementRegistry& replacement_policies() {
+  static ReplacementRegistry registry("l2.replacement", "replacement policy",
                                             {kLru, kFifo, kRandom});
   return registry;
 }

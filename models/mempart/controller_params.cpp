@@ -10,12 +10,12 @@ namespace {
 
 const ControllerConfig kDefaults;
 
-const Param<std::string> kScheduler{"memory.controller.scheduler", kDefaults.scheduler, "",
+const Param<std::string> kScheduler{"memory.controller.scheduler", kDefaults.scheduler.name, "",
                                     "DRAM command scheduler: " + dram_schedulers().describe(),
-                                    OneOf(dram_schedulers().names())};
-const Param<std::string> kPagePolicy{"memory.controller.page_policy", kDefaults.page_policy, "",
-                                     "page policy: " + page_policies().describe(),
-                                     OneOf(page_policies().names())};
+                                    dram_schedulers().choices()};
+const Param<std::string> kPagePolicy{"memory.controller.page_policy", kDefaults.page_policy.name,
+                                     "", "page policy: " + page_policies().describe(),
+                                     page_policies().choices()};
 const Param<uint32_t> kReadQueue{"memory.controller.read_queue", kDefaults.read_queue, "requests",
                                  "read queue entries per channel", Range{1, 4096}};
 const Param<uint32_t> kWriteQueue{"memory.controller.write_queue", kDefaults.write_queue,
@@ -27,11 +27,6 @@ const Param<uint32_t> kWriteHigh{"memory.controller.write_high", kDefaults.write
 const Param<uint32_t> kWriteLow{"memory.controller.write_low", kDefaults.write_low, "requests",
                                 "queued writes at which a drain stops (below write_high)",
                                 Range{0, 4095}};
-const Param<uint32_t> kStarvationCap{"memory.controller.starvation_cap", kDefaults.starvation_cap,
-                                     "requests",
-                                     "frfcfs: younger row hits to its bank served before a request "
-                                     "goes ahead of everything",
-                                     Range{1, 1u << 20}};
 const Param<bool> kPerBankRefresh{"memory.controller.per_bank_refresh", kDefaults.per_bank_refresh,
                                   "",
                                   "per-bank refresh (REFpb round-robin every tREFI / banks) "
@@ -41,13 +36,12 @@ const Param<bool> kPerBankRefresh{"memory.controller.per_bank_refresh", kDefault
 
 ControllerConfig controller_config_from(const Config& config) {
   ControllerConfig c;
-  c.scheduler = kScheduler.get(config);
-  c.page_policy = kPagePolicy.get(config);
+  c.scheduler = dram_schedulers().choose(config);
+  c.page_policy = page_policies().choose(config);
   c.read_queue = kReadQueue.get(config);
   c.write_queue = kWriteQueue.get(config);
   c.write_high = kWriteHigh.get(config);
   c.write_low = kWriteLow.get(config);
-  c.starvation_cap = kStarvationCap.get(config);
   c.per_bank_refresh = kPerBankRefresh.get(config);
   if (const std::string why = c.problem("memory.controller"); !why.empty()) throw ConfigError(why);
   return c;

@@ -21,13 +21,13 @@ enum Outcome : uint8_t { kHit = 0, kMiss = 1, kConflict = 2 };
 }  // namespace
 
 std::string ControllerConfig::problem(const std::string& prefix) const {
-  if (!dram_schedulers().find(scheduler)) {
-    return fmt::format("{}.scheduler: unknown scheduler '{}' (known: {})", prefix, scheduler,
+  if (!dram_schedulers().find(scheduler.name)) {
+    return fmt::format("{}.scheduler: unknown scheduler '{}' (known: {})", prefix, scheduler.name,
                        fmt::join(dram_schedulers().names(), ", "));
   }
-  if (!page_policies().find(page_policy)) {
-    return fmt::format("{}.page_policy: unknown page policy '{}' (known: {})", prefix, page_policy,
-                       fmt::join(page_policies().names(), ", "));
+  if (!page_policies().find(page_policy.name)) {
+    return fmt::format("{}.page_policy: unknown page policy '{}' (known: {})", prefix,
+                       page_policy.name, fmt::join(page_policies().names(), ", "));
   }
   if (read_queue == 0) return prefix + ".read_queue must be at least 1";
   if (write_queue == 0) return prefix + ".write_queue must be at least 1";
@@ -39,7 +39,6 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
     return fmt::format("{}.write_low must be below {}.write_high ({}) (it is {})", prefix, prefix,
                        write_high, write_low);
   }
-  if (starvation_cap == 0) return prefix + ".starvation_cap must be at least 1";
   return {};
 }
 
@@ -75,7 +74,7 @@ MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timi
                                   prefix, timing.name));
   }
   auto_precharge_ = page_policies().make(config.page_policy)->closes_idle_rows();
-  scheduler_ = dram_schedulers().make(config.scheduler, config.starvation_cap);
+  scheduler_ = dram_schedulers().make(config.scheduler);
   banks_per_rank_ = timing.banks();
   const size_t banks = size_t(timing.ranks) * banks_per_rank_;
   while ((size_t(1) << bank_bits_) < banks) ++bank_bits_;
@@ -273,6 +272,17 @@ void MemoryController::serve(Queue& q, uint32_t index, DramCommand& c, uint64_t 
   q.free.push_back(index);
   --q.size;
   if (r.write && writes_.size <= config_.write_low) draining_ = false;
+  if (scheduler_->served(r, c.cycle)) rank_again();
+}
+
+void MemoryController::rank_again() {
+  for (Queue* q : {&reads_, &writes_}) {
+    for (uint32_t bank = 0, banks = uint32_t(q->candidates.size()); bank < banks; ++bank) {
+      const uint32_t* queued = q->queued_of(bank);
+      for (uint32_t k = 0; k < q->candidates[bank].queued; ++k) take_urgencies(q->slots[queued[k]]);
+      if (q->candidates[bank].queued != 0) q->mark_stale(bank);
+    }
+  }
 }
 
 }  // namespace gpusoc::mempart

@@ -38,6 +38,8 @@ struct MemRequest {
   bool write = false;
   uint32_t rank = 0, bank_group = 0, bank = 0, row = 0, column = 0;
   uint64_t arrival = 0;  // cycle it entered the controller
+  uint32_t source = 0;   // the requester it was made for (an SM's or a trace's port), for
+                         // schedulers that tell requesters apart
 };
 
 struct MemCompletion {
@@ -46,35 +48,43 @@ struct MemCompletion {
 };
 
 struct ControllerConfig {
-  std::string scheduler = "frfcfs";  // "fcfs" or "frfcfs" (row hits first, then oldest)
-  std::string page_policy = "open";  // "open" (rows stay open) or "closed" (auto-precharge
-                                     // when no queued request hits the row)
+  PolicyChoice scheduler = "frfcfs";  // dram_schedulers(): "fcfs", "frfcfs", "bliss"
+  PolicyChoice page_policy = "open";  // "open" (rows stay open) or "closed" (auto-precharge
+                                      // when no queued request hits the row)
   uint32_t read_queue = 32, write_queue = 32;  // entries
   uint32_t write_high = 24, write_low = 8;     // start draining writes at high, stop at low
-  uint32_t starvation_cap = 16;   // frfcfs: a request this many younger row hits to its bank
-                                  // were served before goes next
   bool per_bank_refresh = false;  // REFpb round-robin instead of all-bank REF (needs tRFCpb)
   /// What is wrong, naming `prefix`.key (unknown names, watermarks out of order, ...).
   std::string problem(const std::string& prefix) const;
 };
 
-/// How urgent a queued request is (policy by name; see dram_scheduler.cpp for "fcfs" and
-/// "frfcfs"): a class, lower first; within a class, older first. The controller serves, per bank,
-/// the request of least (class, age) (it speaks for the bank: later ones to that bank wait), and
-/// among the banks the one whose next command may go soonest (ties: least (class, age)). The
-/// class may depend on nothing but its arguments, so that the controller re-evaluates a bank only
-/// when the bank's row or its requests change.
+/// Which queued request goes next (policy by name; dram_scheduler.cpp): the scheduler ranks each
+/// request of the served queue into a class, lower first; within a class, older first. The
+/// controller serves, per bank, the request of least (class, age) (it speaks for the bank: later
+/// ones to that bank wait), and among the banks the one whose next command may go soonest (ties:
+/// least (class, age)). So the scheduler picks from the whole queue, and the controller keeps
+/// planning incremental: it asks for a request's class when the request arrives, when younger row
+/// hits bypass it, and, for every queued request, whenever served() says the scheduler's own state
+/// changed the ranking (a policy that tracks requesters, as BLISS does).
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
   virtual const char* name() const = 0;
-  /// `row_hit`: the bank holds the request's row open; `bypassed`: how many younger requests to
-  /// its bank were served as row hits before it.
-  virtual uint8_t urgency(bool row_hit, uint32_t bypassed) const = 0;
+  /// `row_hit`: the bank would hold the request's row open; `bypassed`: how many younger
+  /// requests to its bank were served as row hits before it. (Asked for both values of row_hit:
+  /// the answer may depend on nothing else that changes while the request waits, except the
+  /// scheduler's state that served() reports.)
+  virtual uint8_t urgency(const MemRequest& request, bool row_hit, uint32_t bypassed) const = 0;
+  /// The column command of `request` issued at `cycle`. True when that changed the class of some
+  /// queued requests: the controller then asks again for all of them.
+  virtual bool served(const MemRequest& request, uint64_t cycle) {
+    (void)request, (void)cycle;
+    return false;
+  }
 };
-using DramSchedulerRegistry = Registry<DramScheduler, uint32_t>;  // (starvation_cap)
-/// The schedulers memory.controller.scheduler names: fcfs, frfcfs.
-const DramSchedulerRegistry& dram_schedulers();
+using DramSchedulerRegistry = Registry<DramScheduler>;
+/// The schedulers memory.controller.scheduler names: fcfs, frfcfs, bliss.
+DramSchedulerRegistry& dram_schedulers();
 
 /// Whether a bank's row stays open after its last queued request.
 class PagePolicy {
@@ -86,7 +96,7 @@ class PagePolicy {
 };
 using PagePolicyRegistry = Registry<PagePolicy>;
 /// The policies memory.controller.page_policy names: open, closed.
-const PagePolicyRegistry& page_policies();
+PagePolicyRegistry& page_policies();
 
 struct ControllerStats : StatGroup {
   /// `banks`: the channel's banks (rank-major, then bank group, then bank).
@@ -236,9 +246,10 @@ class MemoryController {
   bool refresh_holds(const MemRequest& r, uint64_t now) const;
   bool serving_writes() const { return writes_.size != 0 && (draining_ || reads_.size == 0); }
   void take_urgencies(Slot& s) const {
-    s.urgency[0] = scheduler_->urgency(false, s.bypassed);
-    s.urgency[1] = scheduler_->urgency(true, s.bypassed);
+    s.urgency[0] = scheduler_->urgency(s.request, false, s.bypassed);
+    s.urgency[1] = scheduler_->urgency(s.request, true, s.bypassed);
   }
+  void rank_again();  // every queued request's classes, after the scheduler's state changed
   void issue(const Plan& plan);
   void serve(Queue& q, uint32_t slot, DramCommand& c, uint64_t data_end);
   bool row_wanted(const Slot& s) const;

@@ -183,7 +183,7 @@ void MemoryPartition::accept(const MemPacket& packet, uint64_t cycle) {
   s.packet = packet, s.accepted = cycle, s.answered = cycle;
   s.remaining = uint32_t(p.bursts.size());
   for (Burst& b : p.bursts) {
-    b.request.id = slot, b.request.arrival = cycle;
+    b.request.id = slot, b.request.arrival = cycle, b.request.source = packet.source;
     p.sync(b.channel);
     p.channels[b.channel].controller.enqueue(b.request);
     p.channels[b.channel].next = p.channels[b.channel].controller.next_event();

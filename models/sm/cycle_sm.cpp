@@ -32,7 +32,7 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
   });
   slots_.resize(config.warp_slots);
   for (uint32_t b = 0; b < config.processing_blocks; ++b) {
-    blocks_.push_back(Block{warp_schedulers().make(config.scheduler, config.scheduler_options),
+    blocks_.push_back(Block{warp_schedulers().make(config.scheduler),
                             ExecutionUnits(config.units),
                             {},
                             {},

@@ -23,10 +23,7 @@ const Param<U32> kBlocks{"sm.processing_blocks", 1, "blocks",
 const Param<std::string> kScheduler{
     "sm.scheduler", "gto", "",
     "warp scheduling policy of each processing block: " + warp_schedulers().describe(),
-    OneOf(warp_schedulers().names())};
-const Param<U32> kTwoLevelActive{"sm.two_level_active_warps", 8, "warps",
-                                 "size of the two_level scheduler's active set, per block",
-                                 Range{1, 64}};
+    warp_schedulers().choices()};
 
 const char* const kUnitDoc[kNumUnits] = {"integer",    "FP32",    "FP64",  "special-function",
                                          "load/store", "texture", "branch"};
@@ -150,8 +147,7 @@ Unit unit_named(const std::string& name) {
 CycleSmConfig CycleSmConfig::from_config(const Config& config) {
   CycleSmConfig c;
   c.processing_blocks = kBlocks.get(config);
-  c.scheduler = kScheduler.get(config);
-  c.scheduler_options.two_level_active_warps = kTwoLevelActive.get(config);
+  c.scheduler = warp_schedulers().choose(config);
   for (size_t u = 0; u < kNumUnits; ++u) {
     c.units.units[u].lanes = kUnits[u].lanes.get(config);
     c.units.units[u].latency = kUnits[u].latency.get(config);

@@ -19,8 +19,7 @@ namespace gpusoc::sm {
 struct CycleSmConfig {
   uint32_t processing_blocks = 1;  // sub-cores, each with its scheduler and pipelines
   uint32_t warp_slots = 24;        // per SM, spread over the blocks (slot % blocks)
-  std::string scheduler = "gto";
-  WarpSchedulerOptions scheduler_options;
+  PolicyChoice scheduler = "gto";
   ExecutionUnitsConfig units;  // per processing block
   uint32_t register_banks = 0;  // per block; 0: no operand-collector conflicts
   bool operand_reuse = false;   // sources reused from the warp's previous instruction read no bank

@@ -43,8 +43,8 @@ class GtoScheduler : public WarpScheduler {
 
 }  // namespace
 
-extern const WarpSchedulerRegistry::Entry kGtoScheduler{
-    "gto", "greedy-then-oldest", [](const WarpSchedulerOptions&) -> std::unique_ptr<WarpScheduler> {
+constexpr WarpSchedulerRegistry::Entry kGtoScheduler{
+    "gto", "greedy-then-oldest", [](const PolicySettings&) -> std::unique_ptr<WarpScheduler> {
       return std::make_unique<GtoScheduler>();
     }};
 

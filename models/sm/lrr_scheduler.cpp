@@ -23,8 +23,8 @@ class LrrScheduler : public WarpScheduler {
 
 }  // namespace
 
-extern const WarpSchedulerRegistry::Entry kLrrScheduler{
-    "lrr", "loose round-robin", [](const WarpSchedulerOptions&) -> std::unique_ptr<WarpScheduler> {
+constexpr WarpSchedulerRegistry::Entry kLrrScheduler{
+    "lrr", "loose round-robin", [](const PolicySettings&) -> std::unique_ptr<WarpScheduler> {
       return std::make_unique<LrrScheduler>();
     }};
 

@@ -2,7 +2,7 @@
 // warps only. A warp that starts waiting on memory drops to the pending set and the oldest ready
 // pending warp takes its place, so the active warps reach their long-latency loads at different
 // times instead of all together, and the scheduler looks at fewer warps.
-#include "models/common/error.h"
+#include "models/common/param.h"
 #include "models/sm/warp_scheduler_policies.h"
 
 namespace gpusoc::sm {
@@ -94,14 +94,17 @@ class TwoLevelScheduler : public WarpScheduler {
   uint32_t next_ = 0;  // round-robin: the slot after the one that issued last
 };
 
+const Param<uint32_t> kActiveWarps{"sm.two_level_active_warps", 8, "warps",
+                                   "size of the two_level scheduler's active set, per block",
+                                   Range{1, 64}};
+
 }  // namespace
 
-extern const WarpSchedulerRegistry::Entry kTwoLevelScheduler{
+constexpr WarpSchedulerRegistry::Entry kTwoLevelScheduler{
     "two_level", "round-robin within an active set; a warp waiting on memory is swapped out",
-    [](const WarpSchedulerOptions& options) -> std::unique_ptr<WarpScheduler> {
-      if (options.two_level_active_warps == 0)
-        throw ConfigError("sm.two_level_active_warps = 0: the two_level scheduler needs at least 1");
-      return std::make_unique<TwoLevelScheduler>(options.two_level_active_warps);
-    }};
+    [](const PolicySettings& settings) -> std::unique_ptr<WarpScheduler> {
+      return std::make_unique<TwoLevelScheduler>(settings.get(kActiveWarps));
+    },
+    {&kActiveWarps}};
 
 }  // namespace gpusoc::sm

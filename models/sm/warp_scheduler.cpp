@@ -6,8 +6,8 @@
 
 namespace gpusoc::sm {
 
-const WarpSchedulerRegistry& warp_schedulers() {
-  static const WarpSchedulerRegistry registry("sm.scheduler", "warp scheduler",
+WarpSchedulerRegistry& warp_schedulers() {
+  static WarpSchedulerRegistry registry("sm.scheduler", "warp scheduler",
                                               {kLrrScheduler, kGtoScheduler, kTwoLevelScheduler});
   return registry;
 }

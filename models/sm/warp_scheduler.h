@@ -38,15 +38,11 @@ class WarpScheduler {
   virtual void long_latency_wait(uint32_t slot, bool waiting) { (void)slot, (void)waiting; }
 };
 
-struct WarpSchedulerOptions {
-  uint32_t two_level_active_warps = 8;  // size of the two-level policy's active set
-};
-
-using WarpSchedulerRegistry = Registry<WarpScheduler, const WarpSchedulerOptions&>;
+using WarpSchedulerRegistry = Registry<WarpScheduler>;
 /// The policies sm.scheduler names: lrr (loose round-robin: start after the warp that issued
 /// last), gto (greedy-then-oldest: the warp that issued last, then the oldest), two_level
 /// (round-robin within an active set of warps; a warp waiting on memory is swapped out for the
 /// oldest pending one). make() throws ConfigError naming sm.scheduler for an unknown name.
-const WarpSchedulerRegistry& warp_schedulers();
+WarpSchedulerRegistry& warp_schedulers();
 
 }  // namespace gpusoc::sm

@@ -22,16 +22,15 @@ std::string CrossbarConfig::problem(const std::string& prefix) const {
   const std::pair<const char*, uint32_t> at_least_one[] = {{"width_bytes", width_bytes},
                                                            {"latency", latency},
                                                            {"input_buffer", input_buffer},
-                                                           {"output_buffer", output_buffer},
-                                                           {"islip_iterations", islip_iterations}};
+                                                           {"output_buffer", output_buffer}};
   for (const auto& [name, value] : at_least_one) {
     if (value == 0) return key + name + " must be at least 1 (it is 0)";
   }
-  if (!crossbar_arbiters().find(arbiter)) {
+  if (!crossbar_arbiters().find(arbiter.name)) {
     std::string known;
     for (const std::string& name : crossbar_arbiters().names())
       known += (known.empty() ? "" : ", ") + name;
-    return key + "arbiter \"" + arbiter + "\" is not one of " + known;
+    return key + "arbiter \"" + arbiter.name + "\" is not one of " + known;
   }
   return "";
 }
@@ -90,7 +89,7 @@ struct Crossbar::Impl {
         outputs(out),
         request_direction(request),
         prefix(p),
-        arbiter(crossbar_arbiters().make(c.arbiter, c, in, out)),
+        arbiter(crossbar_arbiters().make(c.arbiter, in, out)),
         voq(arbiter->virtual_output_queues()),
         slots(size_t(in) * c.input_buffer),
         free_slots(slots.size()),

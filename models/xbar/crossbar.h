@@ -42,8 +42,7 @@ struct CrossbarConfig {
   uint32_t input_buffer = 8;   // packets per input (>= 1)
   uint32_t output_buffer = 4;  // packets per output (>= 1)
   uint32_t header_bytes = 8;   // every packet's header; data follows it on the wire
-  std::string arbiter = "rr";  // "rr" (round-robin per output) or "islip"
-  uint32_t islip_iterations = 1;
+  PolicyChoice arbiter = "rr";  // "rr" (round-robin per output), "islip", ...
   /// What is wrong, naming `prefix`.key; empty when nothing is.
   std::string problem(const std::string& prefix) const;
 };
@@ -77,9 +76,9 @@ class CrossbarArbiter {
   virtual bool virtual_output_queues() const { return false; }
   static constexpr uint32_t kNone = ~uint32_t(0);
 };
-using ArbiterRegistry = Registry<CrossbarArbiter, const CrossbarConfig&, uint32_t, uint32_t>;
-/// The arbiters xbar.arbiter names (rr, islip), built for (config, inputs, outputs).
-const ArbiterRegistry& crossbar_arbiters();
+using ArbiterRegistry = Registry<CrossbarArbiter, uint32_t, uint32_t>;
+/// The arbiters xbar.arbiter names (rr, islip), built for (inputs, outputs).
+ArbiterRegistry& crossbar_arbiters();
 
 /// One network's statistics, per port: inputs' grants and waits, outputs' deliveries.
 struct CrossbarStats : StatGroup {

@@ -145,23 +145,28 @@ class IslipArbiter final : public CrossbarArbiter {
   OutputGrants grants_;
 };
 
-const ArbiterRegistry::Entry kRoundRobin{
+const Param<uint32_t> kIslipIterations{
+    "xbar.islip_iterations", 1, "", "request-grant-accept iterations per cycle of the islip arbiter",
+    Range{1, 64}};
+
+constexpr ArbiterRegistry::Entry kRoundRobin{
     "rr", "round-robin per output over each input's oldest packet, with head-of-line blocking",
-    [](const CrossbarConfig&, uint32_t inputs,
+    [](const PolicySettings&, uint32_t inputs,
        uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
       return std::make_unique<RoundRobinArbiter>(inputs, outputs);
     }};
-const ArbiterRegistry::Entry kIslip{
+constexpr ArbiterRegistry::Entry kIslip{
     "islip", "iSLIP over virtual output queues",
-    [](const CrossbarConfig& config, uint32_t inputs,
+    [](const PolicySettings& settings, uint32_t inputs,
        uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
-      return std::make_unique<IslipArbiter>(inputs, outputs, config.islip_iterations);
-    }};
+      return std::make_unique<IslipArbiter>(inputs, outputs, settings.get(kIslipIterations));
+    },
+    {&kIslipIterations}};
 
 }  // namespace
 
-const ArbiterRegistry& crossbar_arbiters() {
-  static const ArbiterRegistry registry("xbar.arbiter", "crossbar arbiter", {kRoundRobin, kIslip});
+ArbiterRegistry& crossbar_arbiters() {
+  static ArbiterRegistry registry("xbar.arbiter", "crossbar arbiter", {kRoundRobin, kIslip});
   return registry;
 }
 

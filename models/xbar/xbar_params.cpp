@@ -31,12 +31,9 @@ const Param<U32> kHeader{"xbar.header_bytes", kDefaults.header_bytes, "bytes",
                          "header bytes of every packet on the wire; data follows in the "
                          "direction that carries it",
                          Range{0, 1024}};
-const Param<std::string> kArbiter{"xbar.arbiter", kDefaults.arbiter, "",
+const Param<std::string> kArbiter{"xbar.arbiter", kDefaults.arbiter.name, "",
                                   "switch allocation: " + crossbar_arbiters().describe(),
-                                  OneOf(crossbar_arbiters().names())};
-const Param<U32> kIslipIterations{"xbar.islip_iterations", kDefaults.islip_iterations, "",
-                                  "request-grant-accept iterations per cycle of the islip arbiter",
-                                  Range{1, 64}};
+                                  crossbar_arbiters().choices()};
 
 }  // namespace
 
@@ -47,8 +44,7 @@ CrossbarConfig crossbar_config_from(const Config& config) {
   c.input_buffer = kInputBuffer.get(config);
   c.output_buffer = kOutputBuffer.get(config);
   c.header_bytes = kHeader.get(config);
-  c.arbiter = kArbiter.get(config);
-  c.islip_iterations = kIslipIterations.get(config);
+  c.arbiter = crossbar_arbiters().choose(config);
   if (const std::string why = c.problem("xbar"); !why.empty()) throw ConfigError(why);
   return c;
 }

@@ -31,7 +31,7 @@ TEST(L2Params, DefaultsAreL2ConfigsAndSettingsReachTheConfig) {
   EXPECT_EQ(d.line_bytes, expected.line_bytes);
   EXPECT_EQ(d.hit_latency, expected.hit_latency);
   EXPECT_EQ(d.mshrs, expected.mshrs);
-  EXPECT_EQ(d.replacement, expected.replacement);
+  EXPECT_EQ(d.replacement.name, expected.replacement.name);
   config.apply_set("l2.size_bytes=65536");
   config.apply_set("l2.ways=8");
   config.apply_set("l2.hit_latency=20");
@@ -48,7 +48,7 @@ TEST(L2Params, DefaultsAreL2ConfigsAndSettingsReachTheConfig) {
   EXPECT_EQ(c.bytes_per_cycle, 32u);
   EXPECT_EQ(c.mshr_merges, 4u);
   EXPECT_EQ(c.reply_queue, 16u);
-  EXPECT_EQ(c.replacement, "fifo");
+  EXPECT_EQ(c.replacement.name, "fifo");
   const mempart::RopConfig r = rop_config_from(config);
   EXPECT_EQ(r.latency, 20u);
   EXPECT_EQ(r.ops_per_cycle, 2u);

@@ -124,7 +124,7 @@ TEST(MemoryController, StarvationCapServesAnOldRowMissAfterExactlyCapBypasses) {
   for (uint32_t cap : {4u, 16u}) {
     SCOPED_TRACE(cap);
     ControllerConfig config;
-    config.starvation_cap = cap;
+    config.scheduler.settings.set("memory.controller.starvation_cap", cap);
     ControllerHarness h(dram_preset("HBM2"), config);
     h.enqueue(h.request(false, 0, 0, 10));
     h.enqueue(h.request(false, 0, 0, 20));
@@ -141,6 +141,60 @@ TEST(MemoryController, StarvationCapServesAnOldRowMissAfterExactlyCapBypasses) {
     EXPECT_EQ(completion_ids(h), want);
     EXPECT_EQ(h.mc.stats().row_conflicts.value(), cap >= 10 ? 1u : 2u);  // B0, and A5 after it
   }
+}
+
+// BLISS (Subramanian et al., ICCD 2014): requester A streams row hits, requester B waits with
+// one row miss to the same bank. Under frfcfs B waits for every hit (fewer than the starvation
+// cap); under bliss A is blacklisted once served more than `threshold` requests in a row, and B
+// goes next.
+TEST(MemoryController, BlissBlacklistsARequesterServedManyInARow) {
+  for (const uint32_t threshold : {0u, 2u, 4u}) {  // 0: frfcfs
+    SCOPED_TRACE(threshold);
+    ControllerConfig config;
+    if (threshold != 0) {
+      config.scheduler = "bliss";
+      config.scheduler.settings.set("memory.controller.bliss.threshold", threshold);
+    }
+    ControllerHarness h(dram_preset("HBM2"), config);
+    MemRequest a0 = h.request(false, 0, 0, 10), b = h.request(false, 0, 0, 20);
+    a0.source = 1, b.source = 2;
+    h.enqueue(a0);
+    h.enqueue(b);
+    for (int i = 0; i < 10; ++i) {
+      MemRequest a = h.request(false, 0, 0, 10);
+      a.source = 1;
+      h.enqueue(a);
+    }
+    h.run_until_done(12);
+    h.expect_no_violations();
+    // A0, then A1.. (ids 2..11) in order; B (id 1) after threshold + 1 of A's, or last.
+    std::vector<uint64_t> want{0};
+    for (uint64_t id = 2; id < 12; ++id) {
+      if (threshold != 0 && id - 1 == threshold + 1) want.push_back(1);
+      want.push_back(id);
+    }
+    if (threshold == 0) want.push_back(1);
+    EXPECT_EQ(completion_ids(h), want);
+  }
+}
+
+// With a single requester, bliss blacklists it after `threshold` requests, but then all of its
+// requests share the blacklisted classes, which keep row hits first: the order of frfcfs (whose
+// starvation cap six requests per bank never reach).
+TEST(MemoryController, BlissWithOneRequesterServesRowHitsFirstAsFrfcfsDoes) {
+  std::vector<uint64_t> orders[2];
+  for (int i = 0; i < 2; ++i) {
+    ControllerConfig config;
+    config.scheduler = i == 0 ? "frfcfs" : "bliss";
+    ControllerHarness h(dram_preset("HBM2"), config);
+    for (uint32_t k = 0; k < 24; ++k) h.enqueue(h.request(false, 0, k % 4, 10 + k % 3));
+    h.run_until_done(24);
+    h.expect_no_violations();
+    orders[i] = completion_ids(h);
+  }
+  EXPECT_EQ(orders[1], orders[0]);
+  EXPECT_NE(orders[0], (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                              16, 17, 18, 19, 20, 21, 22, 23}));  // not plain fcfs
 }
 
 // `reads` reads and `writes` writes queued at cycle 0 over eight banks; the column commands in
@@ -225,7 +279,7 @@ TEST(MemoryController, ProblemsNameTheKey) {
   };
   EXPECT_EQ(problem([](ControllerConfig&) {}), "");
   EXPECT_EQ(problem([](ControllerConfig& c) { c.scheduler = "lifo"; }),
-            "mc.scheduler: unknown scheduler 'lifo' (known: fcfs, frfcfs)");
+            "mc.scheduler: unknown scheduler 'lifo' (known: fcfs, frfcfs, bliss)");
   EXPECT_EQ(problem([](ControllerConfig& c) { c.page_policy = "lazy"; }),
             "mc.page_policy: unknown page policy 'lazy' (known: open, closed)");
   EXPECT_EQ(problem([](ControllerConfig& c) { c.write_high = 40; }),
@@ -234,8 +288,8 @@ TEST(MemoryController, ProblemsNameTheKey) {
             "mc.write_low must be below mc.write_high (24) (it is 24)");
   EXPECT_EQ(problem([](ControllerConfig& c) { c.read_queue = 0; }),
             "mc.read_queue must be at least 1");
-  EXPECT_EQ(problem([](ControllerConfig& c) { c.starvation_cap = 0; }),
-            "mc.starvation_cap must be at least 1");
+  EXPECT_THROW(ControllerConfig().scheduler.settings.set("memory.controller.starvation_cap", 0),
+               ConfigError);
   ControllerConfig pb;
   pb.per_bank_refresh = true;
   try {
@@ -250,8 +304,8 @@ TEST(MemoryController, ProblemsNameTheKey) {
   bad.scheduler = "x";
   StatGroup stats;
   EXPECT_THROW(MemoryController(dram_preset("GDDR5"), bad, stats, "mc"), ConfigError);
-  EXPECT_THROW(dram_schedulers().make("x", 4), ConfigError);
-  EXPECT_STREQ(dram_schedulers().make("fcfs", 4)->name(), "fcfs");
+  EXPECT_THROW(dram_schedulers().make("x"), ConfigError);
+  EXPECT_STREQ(dram_schedulers().make("fcfs")->name(), "fcfs");
   EXPECT_EQ(page_policies().names(), (std::vector<std::string>{"open", "closed"}));
   EXPECT_TRUE(page_policies().make("closed")->closes_idle_rows());
   EXPECT_FALSE(page_policies().make("open")->closes_idle_rows());

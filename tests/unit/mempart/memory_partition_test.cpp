@@ -110,8 +110,8 @@ TEST(MemoryPartition, ItsControllersShareTheTimingItIsGiven) {
 TEST(ControllerParams, DefaultsAndSettingsReachTheControllerConfig) {
   const ControllerConfig defaults = controller_config_from(Config{});
   const ControllerConfig want;
-  EXPECT_EQ(defaults.scheduler, want.scheduler);
-  EXPECT_EQ(defaults.page_policy, want.page_policy);
+  EXPECT_EQ(defaults.scheduler.name, want.scheduler.name);
+  EXPECT_EQ(defaults.page_policy.name, want.page_policy.name);
   EXPECT_EQ(defaults.write_high, want.write_high);
   Config config;
   config.apply_set("memory.controller.scheduler=fcfs");
@@ -120,8 +120,8 @@ TEST(ControllerParams, DefaultsAndSettingsReachTheControllerConfig) {
   config.apply_set("memory.controller.write_low=4");
   config.apply_set("memory.controller.per_bank_refresh=true");
   const ControllerConfig c = controller_config_from(config);
-  EXPECT_EQ(c.scheduler, "fcfs");
-  EXPECT_EQ(c.page_policy, "closed");
+  EXPECT_EQ(c.scheduler.name, "fcfs");
+  EXPECT_EQ(c.page_policy.name, "closed");
   EXPECT_EQ(c.read_queue, 48u);
   EXPECT_EQ(c.write_low, 4u);
   EXPECT_TRUE(c.per_bank_refresh);

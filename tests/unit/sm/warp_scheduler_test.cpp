@@ -6,7 +6,9 @@
 
 #include <algorithm>
 
+#include "models/common/config.h"
 #include "models/common/error.h"
+#include "models/sm/cycle_sm_config.h"
 #include "models/sm/warp_scheduler.h"
 
 namespace gpusoc::sm {
@@ -16,11 +18,17 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using Order = std::vector<uint32_t>;
 
+PolicyChoice with_active_set(const std::string& policy, uint32_t active) {
+  PolicyChoice choice(policy);
+  choice.settings.set("sm.two_level_active_warps", active);
+  return choice;
+}
+
 // One processing block's warps as the SM would keep them: the live slots in slot order.
 class Block {
  public:
   explicit Block(const std::string& policy, uint32_t active = 8)
-      : scheduler_(warp_schedulers().make(policy, WarpSchedulerOptions{active})) {}
+      : scheduler_(warp_schedulers().make(with_active_set(policy, active))) {}
   void add(uint32_t slot, uint64_t age) {
     live_.insert(std::lower_bound(live_.begin(), live_.end(), slot), slot);
     scheduler_->warp_added(slot, age);
@@ -45,12 +53,12 @@ class Block {
 TEST(WarpSchedulerRegistry, MakesEveryNamedPolicy) {
   EXPECT_THAT(warp_schedulers().names(), ElementsAre("lrr", "gto", "two_level"));
   for (const std::string& name : warp_schedulers().names())
-    EXPECT_EQ(warp_schedulers().make(name, {})->name(), name);
+    EXPECT_EQ(warp_schedulers().make(name)->name(), name);
 }
 
 TEST(WarpSchedulerRegistry, UnknownNameIsAConfigErrorNamingTheKeyAndTheChoices) {
   try {
-    warp_schedulers().make("fifo", {});
+    warp_schedulers().make("fifo");
     FAIL() << "no error";
   } catch (const ConfigError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("sm.scheduler"));
@@ -60,7 +68,24 @@ TEST(WarpSchedulerRegistry, UnknownNameIsAConfigErrorNamingTheKeyAndTheChoices) 
 }
 
 TEST(WarpSchedulerRegistry, EmptyTwoLevelActiveSetIsAConfigError) {
-  EXPECT_THROW(warp_schedulers().make("two_level", WarpSchedulerOptions{0}), ConfigError);
+  EXPECT_THROW(with_active_set("two_level", 0), ConfigError);
+  Config config;
+  EXPECT_THROW(config.apply_set("sm.two_level_active_warps=0"), ConfigError);
+}
+
+// The two_level policy declares its own parameter: the SM's configuration reads it without
+// naming it.
+TEST(WarpSchedulerRegistry, APolicyReadsItsOwnParameterFromTheConfig) {
+  Config config;
+  config.apply_set("sm.scheduler=two_level");
+  config.apply_set("sm.two_level_active_warps=2");
+  auto two_level = warp_schedulers().make(warp_schedulers().choose(config));
+  for (uint32_t s = 0; s < 4; ++s) two_level->warp_added(s, s);
+  Order out;
+  two_level->order({0, 1, 2, 3}, out);
+  EXPECT_THAT(out, ElementsAre(0, 1));  // an active set of two
+  // A policy chosen from the config carries only its own parameters; others read as defaults.
+  EXPECT_EQ(CycleSmConfig::from_config(config).scheduler.name, "two_level");
 }
 
 TEST(LrrScheduler, StartsAfterTheWarpThatIssuedLast) {
@@ -216,7 +241,7 @@ TEST(WarpSchedulers, AreDeterministicAndOrderOnlyLiveWarps) {
 TEST(WarpSchedulers, ReuseTheCallersVector) {
   for (const std::string& name : warp_schedulers().names()) {
     SCOPED_TRACE(name);
-    auto scheduler = warp_schedulers().make(name, {});
+    auto scheduler = warp_schedulers().make(name);
     const Order live = {0, 1, 2, 3, 4, 5};
     for (uint32_t s : live) scheduler->warp_added(s, 10 - s);
     Order out;

@@ -17,10 +17,9 @@ using Matching = std::vector<std::pair<uint32_t, uint32_t>>;
 
 std::unique_ptr<CrossbarArbiter> arbiter(const std::string& name, uint32_t n,
                                          uint32_t iterations = 1) {
-  CrossbarConfig config;
-  config.arbiter = name;
-  config.islip_iterations = iterations;
-  return crossbar_arbiters().make(config.arbiter, config, n, n);
+  PolicyChoice choice(name);
+  choice.settings.set("xbar.islip_iterations", iterations);
+  return crossbar_arbiters().make(choice, n, n);
 }
 
 // One cycle of a switch where every input requests every output, as sorted (input, output).
