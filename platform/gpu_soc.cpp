@@ -371,8 +371,6 @@ memsys::MemoryDescription memory_description(const GpuSpec& spec, uint64_t base)
   m.type = spec.memory.type;
   m.partitions = spec.memory.partitions;
   m.partition_bus_bits = spec.memory.bus_width_bits;
-  m.data_rate = spec.memory.data_rate;
-  m.memory_mhz = spec.clock.memory_mhz;
   m.core_mhz = spec.clock.core_mhz;
   m.base = base;
   m.ports = spec.total_sms();

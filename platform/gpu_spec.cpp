@@ -7,7 +7,7 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
-#include "models/mempart/dram_timing.h"
+#include "models/mempart/dram_params.h"
 
 namespace gpusoc::platform {
 namespace {
@@ -84,20 +84,11 @@ const Param<double> kShaderMhz{"clock.shader_mhz", 1350.0, "MHz",
                                "shader clock: SM pipelines, SP cores and SFUs", Range{1, 10000}};
 const Param<double> kCoreMhz{"clock.core_mhz", 575.0, "MHz",
                              "core clock: crossbar, L2, ROPs and texture units", Range{1, 10000}};
-const Param<double> kMemoryMhz{"clock.memory_mhz", 900.0, "MHz",
-                               "DRAM clock; data moves memory.data_rate times per clock",
-                               Range{1, 10000}};
-
 const Param<U32> kPartitions{"memory.partitions", 6, "partitions",
                              "memory partitions, each a DRAM channel with its ROP and L2 slice",
                              Range{1, 64}};
 const Param<U32> kBusWidth{"memory.bus_width_bits", 64, "bits",
                            "DRAM data bus width of one partition", Range{8, 4096}.power_of_two()};
-const Param<U32> kDataRate{"memory.data_rate", 2, "transfers/clock",
-                           "data transfers per DRAM clock (2 for DDR and GDDR3)", Range{1, 16}};
-const Param<std::string> kMemoryType{"memory.type", "GDDR3", "",
-                                     "DRAM technology, which selects the device timing model",
-                                     OneOf(mempart::dram_preset_names())};
 const Param<std::uint64_t> kCapacity{"memory.capacity_bytes", 768 * kMiB, "bytes",
                                      "device memory capacity, all partitions together",
                                      Range{kMiB, kMiB << 20}};
@@ -122,9 +113,11 @@ GpuSpec GpuSpec::from_config(const Config& config) {
              kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
              kStackPerThread.get(config),  kAddressBits.get(config),
              kRegisterGranularity.get(config) == "cta"};
-  spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), kMemoryMhz.get(config)};
-  spec.memory = {kPartitions.get(config), kBusWidth.get(config), kDataRate.get(config),
-                 kMemoryType.get(config), kCapacity.get(config)};
+  // The DRAM's clock and data rate are its standard's (memory.type, memory.dram.*).
+  const mempart::DramTiming dram = mempart::dram_timing_from(config);
+  spec.clock = {kShaderMhz.get(config), kCoreMhz.get(config), 1000.0 / dram.tck_ns};
+  spec.memory = {kPartitions.get(config), kBusWidth.get(config), dram.beats_per_clock,
+                 config.value("memory.type").get<std::string>(), kCapacity.get(config)};
 
   const Sm& sm = spec.sm;
   if (sm.max_threads % sm.warp_size != 0) {

@@ -35,13 +35,13 @@ struct GpuSpec {
   struct Clocks {
     double shader_mhz;
     double core_mhz;
-    double memory_mhz;
+    double memory_mhz;  // the DRAM standard's command clock (memory.type)
   };
   struct Memory {
     std::uint32_t partitions;
     std::uint32_t bus_width_bits;  // per partition
-    std::uint32_t data_rate;       // transfers per memory clock
-    std::string type;  // a DRAM preset's name (mempart::dram_preset_names): "GDDR3", ...
+    std::uint32_t data_rate;       // transfers per memory clock: the DRAM standard's
+    std::string type;  // memory.type: a built-in DRAM standard's name ("GDDR3", ...) or a file
     std::uint64_t capacity_bytes;
   };
 

@@ -24,9 +24,10 @@ class PolicySettings {
     const auto it = values_.find(param.name());
     return it == values_.end() ? param.default_value() : it->second.template get<T>();
   }
-  /// Sets a declared parameter by name, checked against its declaration (type and constraint):
-  /// ConfigError naming it otherwise.
-  void set(const std::string& name, const nlohmann::json& value);
+  /// Sets a declared parameter by name, checked against its declaration in `registry` (type and
+  /// constraint): ConfigError naming it otherwise.
+  void set(const std::string& name, const nlohmann::json& value,
+           const ParamRegistry& registry = ParamRegistry::instance());
   /// The value set for `name`; null when it was not (the policy reads the default).
   nlohmann::json value(const std::string& name) const {
     const auto it = values_.find(name);

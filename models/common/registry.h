@@ -26,7 +26,9 @@
 //   }
 //
 // Code outside gpusoc (a platform, a user's own policy) registers itself instead, with a
-// Registration object at namespace scope in one of its own object files:
+// Registration object at namespace scope in one of its own object files (the naming parameter's
+// OneOf accepts it; its one-line description joins the parameter's only if the registration ran
+// before that parameter was declared):
 //   const gpusoc::sm::WarpSchedulerRegistry::Registration kMine{gpusoc::sm::warp_schedulers(),
 //                                                               kMyEntry};
 // and is then chosen by name from configuration like the built-in ones. (gpusoc's own policies are
@@ -112,7 +114,7 @@ class Registry {
     const std::string& name_key = key.empty() ? key_ : key;
     PolicyChoice choice(config.value(name_key).template get<std::string>());
     for (const ParamBase* param : entry(choice.name, name_key).params)
-      if (param) choice.settings.set(param->name(), config.value(param->name()));
+      if (param) choice.settings.set(param->name(), config.value(param->name()), config.registry());
     return choice;
   }
   /// ConfigError naming the key and the known names for a name not registered.

@@ -27,10 +27,9 @@ const Param<uint32_t> kWriteHigh{"memory.controller.write_high", kDefaults.write
 const Param<uint32_t> kWriteLow{"memory.controller.write_low", kDefaults.write_low, "requests",
                                 "queued writes at which a drain stops (below write_high)",
                                 Range{0, 4095}};
-const Param<bool> kPerBankRefresh{"memory.controller.per_bank_refresh", kDefaults.per_bank_refresh,
-                                  "",
-                                  "per-bank refresh (REFpb round-robin every tREFI / banks) "
-                                  "instead of all-bank REF; the device must have it (tRFCpb)"};
+const Param<std::string> kRefresh{"memory.controller.refresh", kDefaults.refresh.name, "",
+                                  "refresh policy: " + refresh_policies().describe(),
+                                  refresh_policies().choices()};
 
 }  // namespace
 
@@ -42,7 +41,7 @@ ControllerConfig controller_config_from(const Config& config) {
   c.write_queue = kWriteQueue.get(config);
   c.write_high = kWriteHigh.get(config);
   c.write_low = kWriteLow.get(config);
-  c.per_bank_refresh = kPerBankRefresh.get(config);
+  c.refresh = refresh_policies().choose(config);
   if (const std::string why = c.problem("memory.controller"); !why.empty()) throw ConfigError(why);
   return c;
 }

@@ -40,7 +40,7 @@ bool MemoryController::refresh_owed(uint64_t now) const {
 bool MemoryController::refresh_holds(const MemRequest& r, uint64_t now) const {
   const Refresh& f = refresh_[r.rank];
   if (f.due > now) return false;
-  return !config_.per_bank_refresh ||
+  return !per_bank_refresh_ ||
          f.bank == r.bank_group * channel_.timing().banks_per_group + r.bank;
 }
 
@@ -92,12 +92,12 @@ MemoryController::Plan MemoryController::plan_at(uint64_t now) const {
   for (uint32_t rank = 0; rank < t.ranks && refresh_owed(now); ++rank) {
     const Refresh& f = refresh_[rank];
     if (f.due > now) continue;
-    const uint32_t bg = config_.per_bank_refresh ? f.bank / t.banks_per_group : 0;
-    const uint32_t bank = config_.per_bank_refresh ? f.bank % t.banks_per_group : 0;
-    K kind = config_.per_bank_refresh ? K::RefreshBank : K::Refresh;
+    const uint32_t bg = per_bank_refresh_ ? f.bank / t.banks_per_group : 0;
+    const uint32_t bank = per_bank_refresh_ ? f.bank % t.banks_per_group : 0;
+    K kind = per_bank_refresh_ ? K::RefreshBank : K::Refresh;
     uint64_t at = channel_.earliest(kind, rank, bg, bank, now);
     if (at == kNever) {  // something is open
-      kind = config_.per_bank_refresh ? K::Precharge : K::PrechargeAll;
+      kind = per_bank_refresh_ ? K::Precharge : K::PrechargeAll;
       at = channel_.earliest(kind, rank, bg, bank, now);
     }
     if (at < best.cycle) {

@@ -10,10 +10,13 @@
 //           ICCD 2014): a requester served more than `threshold` requests in a row is
 //           blacklisted until the blacklist is cleared, every `clearing_interval` cycles; then
 //           requests of requesters not blacklisted first, row hits first, oldest first. It keeps
-//           one requester's stream of row hits from holding the channel.
+//           one requester's stream of row hits from holding the channel. Reads are counted
+//           (writes are drained when the controller chooses); the list is cleared at the first
+//           column command at or after each interval's end, the controller having no event for it.
 #include <algorithm>
 #include <vector>
 
+#include "models/common/mem_packet.h"
 #include "models/common/param.h"
 #include "models/mempart/memory_controller.h"
 
@@ -67,6 +70,9 @@ class BlissScheduler : public DramScheduler {
       std::fill(listed_.begin(), listed_.end(), 0);
       next_clearing_ = (cycle / interval_ + 1) * interval_;
     }
+    // Reads only: writes reach the device in drains the controller chooses (and L2 write-backs
+    // belong to no requester), so they say nothing of a requester's share.
+    if (r.write || r.source == kNoRequester) return changed;
     streak_ = r.source == last_ ? streak_ + 1 : 1;
     last_ = r.source;
     if (streak_ > threshold_ && !blacklisted(r.source)) {

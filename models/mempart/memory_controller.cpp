@@ -25,6 +25,10 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
     return fmt::format("{}.scheduler: unknown scheduler '{}' (known: {})", prefix, scheduler.name,
                        fmt::join(dram_schedulers().names(), ", "));
   }
+  if (!refresh_policies().find(refresh.name)) {
+    return fmt::format("{}.refresh: unknown refresh policy '{}' (known: {})", prefix,
+                       refresh.name, fmt::join(refresh_policies().names(), ", "));
+  }
   if (!page_policies().find(page_policy.name)) {
     return fmt::format("{}.page_policy: unknown page policy '{}' (known: {})", prefix,
                        page_policy.name, fmt::join(page_policies().names(), ", "));
@@ -69,10 +73,10 @@ MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timi
     : channel_(std::move(shared_timing)), config_(config) {
   const DramTiming& timing = channel_.timing();
   if (const std::string why = config.problem(prefix); !why.empty()) throw ConfigError(why);
-  if (config.per_bank_refresh && timing.tRFCpb == 0) {
-    throw ConfigError(fmt::format("{}.per_bank_refresh: {} has no per-bank refresh (tRFCpb 0)",
-                                  prefix, timing.name));
-  }
+  const std::unique_ptr<RefreshPolicy> refresh = refresh_policies().make(config.refresh);
+  if (const std::string why = refresh->unsupported(timing); !why.empty())
+    throw ConfigError(fmt::format("{}.refresh = {}: {}", prefix, config.refresh.name, why));
+  per_bank_refresh_ = refresh->per_bank();
   auto_precharge_ = page_policies().make(config.page_policy)->closes_idle_rows();
   scheduler_ = dram_schedulers().make(config.scheduler);
   banks_per_rank_ = timing.banks();
@@ -101,7 +105,7 @@ MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timi
   reads_.stale = stale_words_.data();
   writes_.stale = stale_words_.data() + reads_.stale_words;
   stats_ = std::make_unique<ControllerStats>(stats_parent, stats_name, banks);
-  refresh_interval_ = config.per_bank_refresh ? timing.tREFI / timing.banks() : timing.tREFI;
+  refresh_interval_ = refresh->interval(timing);
   refresh_.resize(timing.ranks);
   for (Refresh& r : refresh_) r.due = refresh_interval_ ? refresh_interval_ : kNever;
   refresh_due_ = refresh_.front().due;

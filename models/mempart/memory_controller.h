@@ -53,7 +53,7 @@ struct ControllerConfig {
                                       // when no queued request hits the row)
   uint32_t read_queue = 32, write_queue = 32;  // entries
   uint32_t write_high = 24, write_low = 8;     // start draining writes at high, stop at low
-  bool per_bank_refresh = false;  // REFpb round-robin instead of all-bank REF (needs tRFCpb)
+  PolicyChoice refresh = "all_bank";  // refresh_policies(): "all_bank" (REF) or "per_bank" (REFpb)
   /// What is wrong, naming `prefix`.key (unknown names, watermarks out of order, ...).
   std::string problem(const std::string& prefix) const;
 };
@@ -97,6 +97,26 @@ class PagePolicy {
 using PagePolicyRegistry = Registry<PagePolicy>;
 /// The policies memory.controller.page_policy names: open, closed.
 PagePolicyRegistry& page_policies();
+
+/// How a channel meets its refresh obligation: which command refreshes what, and how often. The
+/// controller issues an owed refresh before any request of its rank (memory_controller.cpp).
+class RefreshPolicy {
+ public:
+  virtual ~RefreshPolicy() = default;
+  virtual const char* name() const = 0;
+  /// Why the device cannot be refreshed so (no per-bank refresh: tRFCpb 0); empty when it can.
+  virtual std::string unsupported(const DramTiming& timing) const {
+    (void)timing;
+    return {};
+  }
+  /// One bank per command (REFpb, the banks in turn) rather than the whole rank (REF).
+  virtual bool per_bank() const = 0;
+  /// Cycles between a rank's refresh commands: tREFI for all-bank, tREFI / banks per bank.
+  virtual uint64_t interval(const DramTiming& timing) const = 0;
+};
+using RefreshPolicyRegistry = Registry<RefreshPolicy>;
+/// The policies memory.controller.refresh names: all_bank, per_bank.
+RefreshPolicyRegistry& refresh_policies();
 
 struct ControllerStats : StatGroup {
   /// `banks`: the channel's banks (rank-major, then bank group, then bank).
@@ -282,7 +302,8 @@ class MemoryController {
   DramChannel channel_;
   std::unique_ptr<ControllerStats> stats_;  // apart: a controller moves, a StatGroup does not
   std::vector<Refresh> refresh_;
-  uint64_t refresh_interval_ = 0;  // per rank: tREFI, or tREFI / banks for per-bank refresh
+  uint64_t refresh_interval_ = 0;  // per rank (RefreshPolicy::interval)
+  bool per_bank_refresh_ = false;  // RefreshPolicy::per_bank
   std::unique_ptr<DramScheduler> scheduler_;
   ControllerConfig config_;
 };

@@ -8,6 +8,7 @@
 #include "models/common/param.h"
 #include "models/l2/l2_params.h"
 #include "models/mempart/controller_params.h"
+#include "models/mempart/dram_params.h"
 #include "models/mempart/mapping_params.h"
 #include "models/xbar/xbar_params.h"
 
@@ -59,24 +60,13 @@ const Param<uint32_t> kPortQueue{"memory.port_queue", 16, "requests",
 
 HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory) {
   HierarchyConfig h;
-  h.dram = mempart::dram_preset(memory.type);
+  h.dram = mempart::dram_timing_from(config);
   const mempart::DramTiming& d = h.dram;
   if (memory.partition_bus_bits % d.bus_bits != 0) {
     throw ConfigError(fmt::format(
         "{}: memory.bus_width_bits = {} per partition is not a whole number of {} channels "
         "({} bits each)",
         config.origin("memory.bus_width_bits"), memory.partition_bus_bits, d.name, d.bus_bits));
-  }
-  const double preset_mhz = 1000.0 / d.tck_ns;
-  if (std::abs(memory.memory_mhz - preset_mhz) > 0.01 * preset_mhz) {
-    throw ConfigError(fmt::format(
-        "{}: clock.memory_mhz = {} but memory.type {} runs its command clock at {:.1f} MHz ({})",
-        config.origin("clock.memory_mhz"), memory.memory_mhz, memory.type, preset_mhz, d.name));
-  }
-  if (memory.data_rate != d.beats_per_clock) {
-    throw ConfigError(fmt::format(
-        "{}: memory.data_rate = {} but memory.type {} moves {} data beats per command clock",
-        config.origin("memory.data_rate"), memory.data_rate, memory.type, d.beats_per_clock));
   }
   h.ports = memory.ports;
   const double l2_mhz = kL2Clock.get(config);

@@ -1,5 +1,5 @@
-// The memory hierarchy as the configuration describes it: the DRAM preset memory.type names,
-// checked against the GPU's memory clock and bus, the address mapping (memory.mapping.*), the
+// The memory hierarchy as the configuration describes it: the DRAM standard memory.type names
+// (with memory.dram.* overrides), checked against the GPU's memory bus, the address mapping (memory.mapping.*), the
 // memory controllers (memory.controller.*), the crossbar (xbar.*), the L2 slices (l2.*) and
 // the ROPs (rop.*), resolved and validated before anything runs.
 #pragma once
@@ -14,18 +14,16 @@ namespace gpusoc::memsys {
 
 /// What the GPU's specification says of its memory (GpuSpec's memory and clocks).
 struct MemoryDescription {
-  std::string type;              // memory.type: a DRAM preset name
+  std::string type;              // memory.type: a DRAM standard (its timing: dram_params.h)
   uint32_t partitions = 1;
   uint32_t partition_bus_bits = 64;
-  uint32_t data_rate = 2;        // transfers per memory clock
-  double memory_mhz = 0;         // clock.memory_mhz
   double core_mhz = 0;           // clock.core_mhz: the crossbar and L2 clock unless l2.clock_mhz
   uint64_t base = 0;             // first address of device memory
   uint32_t ports = 1;            // requesters (SMs)
 };
 
-/// ConfigError naming the key on anything inconsistent: a bus that the preset's channels do not
-/// divide, a memory clock or data rate other than the preset's, a bad parameter.
+/// ConfigError naming the key on anything inconsistent: a bus that the standard's channels do
+/// not divide, a bad parameter.
 HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescription& memory);
 
 /// memory.model: hierarchy, tlm or flat.

@@ -36,10 +36,8 @@ const std::set<std::string> kGpuSpecParameters{"gpu.gpcs",
                                                "sm.stack_bytes_per_thread",
                                                "clock.shader_mhz",
                                                "clock.core_mhz",
-                                               "clock.memory_mhz",
                                                "memory.partitions",
                                                "memory.bus_width_bits",
-                                               "memory.data_rate",
                                                "memory.type",
                                                "memory.capacity_bytes"};
 

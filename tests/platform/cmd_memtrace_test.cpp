@@ -152,9 +152,11 @@ TEST_F(MemtraceTest, BadTraceLinesAndOptionsFailNamingThePlace) {
     EXPECT_NE(o.status, 0) << rate;
     EXPECT_THAT(o.err, HasSubstr(std::string("--rate '") + rate + "': expected a number above 0"));
   }
-  o = gpusoc("memtrace --requests 10 --set clock.memory_mhz=1000");
+  // A DRAM field overridden into an inconsistent standard: named, with the standard.
+  o = gpusoc("memtrace --requests 10 --set memory.dram.tRC=1");
   EXPECT_NE(o.status, 0);
-  EXPECT_THAT(o.err, HasSubstr("clock.memory_mhz"));
+  EXPECT_THAT(o.err, HasSubstr("tRC 1 is less than tRAS + tRP"));
+  EXPECT_THAT(o.err, HasSubstr("'GDDR3' (memory.type"));
 }
 
 }  // namespace

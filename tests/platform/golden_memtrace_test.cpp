@@ -31,12 +31,12 @@ const GoldenRun kRuns[] = {
     {"v100_random_crossbar", "--config volta-v100.json --pattern random --requests 20000"},
     {"v100_mix_partitions",
      "--config volta-v100.json --into partitions --pattern mix:0.6 --requests 20000 --set "
-     "memory.controller.per_bank_refresh=true --set memory.controller.page_policy=closed"},
+     "memory.controller.refresh=per_bank --set memory.controller.page_policy=closed"},
     {"gtx_stream_crossbar",
      "--config tesla-8800gtx.json --pattern stream --size 128 --requests 20000"},
     {"small_gddr6_stride_crossbar",
      "--config small.json --pattern stride:4096 --size 64 --requests 20000 --set "
-     "memory.type=GDDR6 --set clock.memory_mhz=1750 --set memory.data_rate=8 --set "
+     "memory.type=GDDR6 --set "
      "memory.bus_width_bits=32 --set memory.controller.scheduler=fcfs --set xbar.arbiter=islip "
      "--set l2.size_bytes=65536 --set l2.ways=4"},
 };

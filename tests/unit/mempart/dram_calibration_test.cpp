@@ -30,7 +30,7 @@ uint64_t mix(uint64_t x) {  // splitmix64: packet i's random choices depend on i
 // of the time, more than the 10% the stream may lose.
 ControllerConfig stream_config(const DramTiming& t) {
   ControllerConfig c;
-  c.per_bank_refresh = t.tRFCpb > 0;
+  c.refresh = t.tRFCpb > 0 ? "per_bank" : "all_bank";
   return c;
 }
 

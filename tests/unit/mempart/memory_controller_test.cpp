@@ -258,7 +258,7 @@ TEST(MemoryController, ClosedPageAutoPrechargesAfterTheLastQueuedHitOpenPageKeep
 TEST(MemoryController, PerBankRefreshGoesRoundRobinEveryTrefiOverBanks) {
   const DramTiming& t = dram_preset("HBM2");
   ControllerConfig config;
-  config.per_bank_refresh = true;
+  config.refresh = "per_bank";
   ControllerHarness h(t, config);
   const uint64_t interval = t.tREFI / t.banks();
   for (uint32_t k = 1; k <= 2 * t.banks(); ++k) ASSERT_TRUE(h.step());
@@ -291,13 +291,13 @@ TEST(MemoryController, ProblemsNameTheKey) {
   EXPECT_THROW(ControllerConfig().scheduler.settings.set("memory.controller.starvation_cap", 0),
                ConfigError);
   ControllerConfig pb;
-  pb.per_bank_refresh = true;
+  pb.refresh = "per_bank";
   try {
     StatGroup stats;
     MemoryController mc(dram_preset("GDDR5"), pb, stats, "mc", "memory.mc");
     FAIL() << "GDDR5 has no per-bank refresh";
   } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), "memory.mc.per_bank_refresh: " + dram_preset("GDDR5").name +
+    EXPECT_EQ(std::string(e.what()), "memory.mc.refresh = per_bank: " + dram_preset("GDDR5").name +
                                          " has no per-bank refresh (tRFCpb 0)");
   }
   ControllerConfig bad;

@@ -24,7 +24,7 @@ void run_random(const std::string& preset, const std::string& scheduler, const s
   const DramTiming& t = dram_preset(preset);
   SCOPED_TRACE(preset + " " + scheduler + " " + page + (per_bank ? " REFpb" : " REF"));
   ControllerConfig config;
-  config.scheduler = scheduler, config.page_policy = page, config.per_bank_refresh = per_bank;
+  config.scheduler = scheduler, config.page_policy = page, config.refresh = per_bank ? "per_bank" : "all_bank";
   ControllerHarness h(t, config);
   std::mt19937 rng(7);
   const uint32_t requests = 12000, burst = t.burst_cycles();
@@ -92,7 +92,7 @@ double stream_efficiency(const std::string& preset, bool per_bank,
   m.layout = layout;
   const AddressMapping mapping(m);
   ControllerConfig config;
-  config.per_bank_refresh = per_bank;
+  config.refresh = per_bank ? "per_bank" : "all_bank";
   ControllerHarness h(t, config);
   const uint64_t requests = 200000;
   uint64_t address = 0;

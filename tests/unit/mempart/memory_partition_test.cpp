@@ -118,13 +118,13 @@ TEST(ControllerParams, DefaultsAndSettingsReachTheControllerConfig) {
   config.apply_set("memory.controller.page_policy=closed");
   config.apply_set("memory.controller.read_queue=48");
   config.apply_set("memory.controller.write_low=4");
-  config.apply_set("memory.controller.per_bank_refresh=true");
+  config.apply_set("memory.controller.refresh=per_bank");
   const ControllerConfig c = controller_config_from(config);
   EXPECT_EQ(c.scheduler.name, "fcfs");
   EXPECT_EQ(c.page_policy.name, "closed");
   EXPECT_EQ(c.read_queue, 48u);
   EXPECT_EQ(c.write_low, 4u);
-  EXPECT_TRUE(c.per_bank_refresh);
+  EXPECT_EQ(c.refresh.name, "per_bank");
   EXPECT_THROW(config.apply_set("memory.controller.scheduler=lifo"), ConfigError);
   config.apply_set("memory.controller.write_low=30");
   try {
