@@ -36,15 +36,9 @@ const Param<std::string> kSmModel{"sm.model", "lt", "",
                                   "caches)",
                                   OneOf{"lt", "cycle"}};
 const Param<std::string> kSimtModel{"sm.simt_model", "stack", "",
-                                    "how warps run divergent paths: stack (reconvergence stack, "
-                                    "pre-Volta) or independent (independent thread scheduling, "
-                                    "Volta and later)",
-                                    OneOf{"stack", "independent"}};
-const Param<uint64_t> kSimtDeadlock{"sm.simt_deadlock_instructions", 1000000, "instructions",
-                                    "stack model: warp instructions one path of a warp may run "
-                                    "while another path of it waits without a turn before the "
-                                    "launch fails with a SIMT deadlock (0: never)",
-                                    Range{0, 1e15}};
+                                    "how warps run divergent paths: " +
+                                        ptx::simt_models().describe(),
+                                    ptx::simt_models().choices()};
 
 const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
                                  "put a TLM-2.0 base-protocol checker on every socket binding "
@@ -134,7 +128,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   for (uint32_t g = 0; g < spec_.gpu.gpcs; ++g)
     for (uint32_t t = 0; t < spec_.gpu.tpcs_per_gpc; ++t)
       for (uint32_t s = 0; s < spec_.gpu.sms_per_tpc; ++s) dispatch.places.push_back({g, t, s});
-  simt_settings(config, dispatch.simt_model, dispatch.simt_deadlock_instructions);
+  dispatch.simt_model = simt_model(config);
   dispatcher_ = std::make_unique<gigathread::CtaDispatcher>("cta_dispatcher", dispatch, stats_);
   cp.grid_out.bind(dispatcher_->grid_in);
 
@@ -301,9 +295,8 @@ std::string sm_model(const Config& config) {
   return kSmModel.get(config);
 }
 
-void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions) {
-  ptx::simt_model_from_name(kSimtModel.get(config), model);  // OneOf checked the name
-  deadlock_instructions = kSimtDeadlock.get(config);
+std::shared_ptr<const ptx::SimtModel> simt_model(const Config& config) {
+  return ptx::make_simt_model(ptx::simt_models().choose(config));
 }
 
 gigathread::GigaThreadConfig gigathread_config(const GpuSpec& spec, const Config& config) {
@@ -347,17 +340,14 @@ ptx::DeviceOptions functional_device_options(const Config& config) {
   o.reserved_shared_bytes_per_cta = spec.sm.reserved_shared_per_cta;
   o.stack_bytes_per_thread = spec.sm.stack_bytes_per_thread;
   o.device_memory_bytes = spec.memory.capacity_bytes;
-  simt_settings(config, o.simt_model, o.simt_deadlock_instructions);
+  o.simt_model = simt_model(config);
   o.watchdog = gigathread::DispatcherConfig::from_config(config).watchdog;
   o.texture_limits = tex::texture_limits(config);
   return o;
 }
 
 std::string sm_summary(const Config& config) {
-  ptx::SimtModel simt = ptx::SimtModel::Stack;
-  uint64_t deadlock = 0;
-  simt_settings(config, simt, deadlock);
-  const std::string simt_text = std::string("SIMT ") + ptx::simt_model_name(simt);
+  const std::string simt_text = std::string("SIMT ") + simt_model(config)->name();
   if (sm_model(config) != "cycle") return "loosely timed (sm.model=lt), " + simt_text;
   const sm::CycleSmConfig c = sm::CycleSmConfig::from_config(config);
   return fmt::format(

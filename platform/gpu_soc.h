@@ -46,9 +46,9 @@ std::string sm_model(const Config& config);
 /// structure. Every command that runs kernels prints it, since configurations leave sm.model
 /// at its default.
 std::string sm_summary(const Config& config);
-/// The SMs' SIMT model and its deadlock watchdog (sm.simt_model, sm.simt_deadlock_instructions),
-/// for whatever runs kernels: the SoC's SMs or the bare functional core.
-void simt_settings(const Config& config, ptx::SimtModel& model, uint64_t& deadlock_instructions);
+/// The SMs' SIMT model (sm.simt_model, with its own parameters), for whatever runs kernels: the
+/// SoC's SMs or the bare functional core.
+std::shared_ptr<const ptx::SimtModel> simt_model(const Config& config);
 /// What one SM holds at once, as the specification says.
 gigathread::SmLimits sm_limits(const GpuSpec& spec);
 /// The GigaThread engine's configuration: its own parameters, VRAM and the SMs' limits from the

@@ -145,7 +145,6 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   l.grid_id = next_grid_id_++;
   l.watchdog = config_.watchdog;
   l.simt_model = config_.simt_model;
-  l.simt_deadlock_instructions = config_.simt_deadlock_instructions;
   l.memcheck = request.memcheck;
   l.racecheck = request.racecheck;
   l.printf_sink = printf_sink_;

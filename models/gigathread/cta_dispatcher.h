@@ -28,8 +28,7 @@ struct DispatcherConfig {
   std::vector<SmPlace> places;  // one per SM, in SM order
   PolicyChoice policy = "round_robin";
   ptx::LaunchWatchdog watchdog;
-  ptx::SimtModel simt_model = ptx::SimtModel::Stack;  // the SMs' (the platform sets both)
-  uint64_t simt_deadlock_instructions = 0;
+  std::shared_ptr<const ptx::SimtModel> simt_model = ptx::default_simt_model();  // as the SMs run
   /// Reads gigathread.dispatch_policy and gigathread.watchdog_*; the platform
   /// fills limits and places from the GPU specification.
   static DispatcherConfig from_config(const Config& config);

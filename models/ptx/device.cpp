@@ -300,7 +300,6 @@ void FunctionalDevice::launch(const Kernel& kernel, const LaunchConfig& config,
   ctx.grid_id = impl_->next_grid_id++;
   ctx.watchdog = impl_->options.watchdog;
   ctx.simt_model = impl_->options.simt_model;
-  ctx.simt_deadlock_instructions = impl_->options.simt_deadlock_instructions;
   if (impl_->options.memcheck) ctx.memcheck = &impl_->checked;
   ctx.racecheck = impl_->options.racecheck;
   ctx.printf_sink = impl_->options.printf_sink;

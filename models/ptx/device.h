@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/ptx/simt_model.h"
+
 #include "models/common/kernel_launch.h"
 #include "models/tex/texture_objects.h"
 
@@ -27,17 +29,6 @@ using gpusoc::LaunchStats;
 
 using DevicePtr = uint64_t;
 
-/// How a warp whose threads took different paths runs them (sm.simt_model).
-///  - Stack: the reconvergence stack of pre-Volta GPUs. One path runs until it reaches its
-///    reconvergence point (the branch's immediate post-dominator); the others wait. Threads that
-///    spin on a flag set by another path of their own warp never finish: the SIMT deadlock
-///    watchdog (simt_deadlock_instructions) reports them.
-///  - Independent: independent thread scheduling (Volta and later). Divergent paths still
-///    reconverge at the immediate post-dominator, but a warp may switch between its waiting paths:
-///    it moves on to the next one (round-robin) after every taken backward branch, so a spinning
-///    path lets the others make progress. Paths inside a called function switch only among
-///    themselves until the call returns.
-enum class SimtModel : uint8_t { Stack, Independent };
 
 /// Ends launches that would never end, with an ExecutionError reporting the CTA's warps: where
 /// each is and what it waits for. 0 turns a limit off. The defaults are the configuration's
@@ -65,10 +56,9 @@ struct DeviceOptions {
   uint32_t stack_bytes_per_thread = 1024;         // local memory: frames, depots, call parameters
   uint64_t device_memory_bytes = 4ull << 30;      // what malloc may hand out
   LaunchWatchdog watchdog;
-  SimtModel simt_model = SimtModel::Stack;
-  /// Stack model: reports a SIMT deadlock (ExecutionError) when one path of a warp runs this many
-  /// warp instructions while another path of the warp waits (LaunchContext); 0 means no check.
-  uint64_t simt_deadlock_instructions = 0;
+  /// How warps run divergent paths (simt_model.h); the bare core's default is the
+  /// reconvergence stack without its deadlock watchdog.
+  std::shared_ptr<const SimtModel> simt_model = default_simt_model();
   /// memcheck: every global and constant access of a kernel is checked against the live
   /// allocations and module variables; out of bounds (naming the nearest allocation and the
   /// offset), use after free and writes to .const variables end the launch with an

@@ -16,12 +16,6 @@
 
 namespace gpusoc::ptx {
 
-// SimtModel (sm.simt_model) is declared in device.h, so that DeviceOptions can choose it.
-
-/// "stack" / "independent"; simt_model_from_name returns false for other names (the caller
-/// reports it, naming its configuration key).
-const char* simt_model_name(SimtModel m);
-bool simt_model_from_name(const std::string& name, SimtModel& out);
 
 /// Where a CTA's reserved shared memory region starts: after the kernel's static and dynamic
 /// shared memory, 16-byte aligned when there is such a region.
@@ -56,11 +50,9 @@ struct LaunchContext {
   static constexpr uint32_t kCallOverheadBytes = 16;
   uint32_t grid_id = 0;
   LaunchWatchdog watchdog;
-  SimtModel simt_model = SimtModel::Stack;
-  /// Stack model: a warp path that runs this many warp instructions while another path of the
-  /// same warp waits, never having had a turn, is a SIMT deadlock (ExecutionError naming the
-  /// kernel, block, warp, PC and PTX line). 0: no check.
-  uint64_t simt_deadlock_instructions = 0;
+  /// How warps run divergent paths (simt_model.h); a deadlock it reports is an ExecutionError
+  /// naming the kernel, block, warp, PC and PTX line.
+  std::shared_ptr<const SimtModel> simt_model = default_simt_model();
   /// memcheck: every global and constant access is checked against this map first, and a bad
   /// one ends the launch with an ExecutionError saying what it hit (null: no checking).
   const AllocationMap* memcheck = nullptr;

@@ -20,8 +20,8 @@ void Warp::start(const LaunchContext& launch, CtaContext& cta, uint32_t warp_ind
   exited_ = ~lanes;
   simt_.clear();
   calls_.clear();
-  independent_ = launch.simt_model == SimtModel::Independent;
-  simt_deadlock_limit_ = independent_ ? 0 : launch.simt_deadlock_instructions;
+  independent_ = launch.simt_model->yields_on_backward_branch();
+  simt_deadlock_limit_ = launch.simt_model->deadlock_instructions();
   memcheck_ = launch.memcheck;
   memcheck_cache_ = {};
   racecheck_ = cta.racecheck;

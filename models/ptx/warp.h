@@ -184,8 +184,8 @@ class Warp {
   /// under the stack model always the last entry.
   SimtEntry* running_ = nullptr;
   size_t running_index() const { return size_t(running_ - simt_.data()); }
-  bool independent_ = false;          // SimtModel::Independent
-  uint64_t simt_deadlock_limit_ = 0;  // stack model only; 0: no check
+  bool independent_ = false;          // SimtModel::yields_on_backward_branch()
+  uint64_t simt_deadlock_limit_ = 0;  // SimtModel::deadlock_instructions(); 0: no check
   uint64_t path_start_ = 0;           // warp_instructions_ when the running path got its turn
   std::vector<CallFrame> calls_;
   std::vector<uint64_t> regs_;  // frames of num_regs * kWarpSize slots, innermost last

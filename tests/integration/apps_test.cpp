@@ -145,7 +145,7 @@ TEST_P(AppOnSoc, VerifiesMatchesTheCoreAndRepeatsExactly) {
 
   if (app.needs_soc) return;
   ptx::DeviceOptions options;
-  if (app.needs_independent_threads) options.simt_model = ptx::SimtModel::Independent;
+  if (app.needs_independent_threads) options.simt_model = ptx::make_simt_model("independent");
   options.memcheck = options.racecheck = true;  // which find nothing wrong with the suite
   FunctionalAppDevice core(options);
   const AppResult reference = app.run(core, small_size(app));

@@ -49,9 +49,7 @@ inline uint32_t ceil_div(uint64_t a, uint64_t b) {
 inline ptx::DeviceOptions suite_options() {
   ptx::DeviceOptions o;
   const char* model = std::getenv("GPUSOC_SIMT_MODEL");
-  if (model && !ptx::simt_model_from_name(model, o.simt_model))
-    throw std::invalid_argument(std::string("GPUSOC_SIMT_MODEL: unknown SIMT model '") + model +
-                                "' (stack, independent)");
+  if (model) o.simt_model = ptx::make_simt_model(model);  // ConfigError for an unknown one
   return o;
 }
 

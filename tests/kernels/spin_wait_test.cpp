@@ -12,7 +12,6 @@ namespace gpusoc::kernel_test {
 namespace {
 
 using ptx::ExecutionError;
-using ptx::SimtModel;
 
 std::string trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
@@ -76,10 +75,11 @@ class SpinWaitTest : public ::testing::Test {
     out = dev.download<int>(dout, 4);
     return dev.download<int>(flag, 1)[0];
   }
-  static ptx::DeviceOptions with(SimtModel model, uint64_t simt_deadlock, uint64_t watchdog) {
+  static ptx::DeviceOptions with(const char* model, uint64_t simt_deadlock, uint64_t watchdog) {
     ptx::DeviceOptions o;
-    o.simt_model = model;
-    o.simt_deadlock_instructions = simt_deadlock;
+    PolicyChoice choice(model);
+    if (choice.name == "stack") choice.settings.set("sm.simt_deadlock_instructions", simt_deadlock);
+    o.simt_model = ptx::make_simt_model(choice);
     o.watchdog.launch_instructions = watchdog;
     return o;
   }
@@ -93,14 +93,14 @@ class SpinWaitTest : public ::testing::Test {
 // (1 + 4), whose taken back edge hands the turn to the setters (4, then they meet at the join);
 // the spinners' second round sees the flag (4); the reconverged warp runs the join (6): 25.
 TEST_F(SpinWaitTest, CompletesUnderIndependentThreadScheduling) {
-  EXPECT_EQ(run(with(SimtModel::Independent, 0, 1000000)), 1);
+  EXPECT_EQ(run(with("independent", 0, 1000000)), 1);
   EXPECT_EQ(out, (std::vector<int>{100, 101, 202, 203}));
   EXPECT_EQ(stats.warp_instructions, 25u);
 }
 
 // The SIMT deadlock watchdog belongs to the stack model: independent scheduling ignores it.
 TEST_F(SpinWaitTest, IndependentSchedulingIgnoresTheSimtDeadlockLimit) {
-  EXPECT_EQ(run(with(SimtModel::Independent, 1, 1000000)), 1);
+  EXPECT_EQ(run(with("independent", 1, 1000000)), 1);
   EXPECT_EQ(out, (std::vector<int>{100, 101, 202, 203}));
 }
 
@@ -108,7 +108,7 @@ TEST_F(SpinWaitTest, StackModelReportsSimtDeadlockNamingKernelWarpPcAndLine) {
   const std::string path = kernel_path("spin_wait.ptx");
   const BackEdge edge = find_spin_back_edge(path);
   try {
-    run(with(SimtModel::Stack, 100000, 0));
+    run(with("stack", 100000, 0));
     FAIL() << "expected a SIMT deadlock";
   } catch (const ExecutionError& e) {
     EXPECT_EQ(
@@ -126,7 +126,7 @@ TEST_F(SpinWaitTest, StackModelReportsSimtDeadlockNamingKernelWarpPcAndLine) {
 
 TEST_F(SpinWaitTest, StackModelWithoutSimtWatchdogIsStoppedByTheLaunchWatchdog) {
   try {
-    run(with(SimtModel::Stack, 0, 1000000));
+    run(with("stack", 0, 1000000));
     FAIL() << "expected the launch watchdog";
   } catch (const ExecutionError& e) {
     // The report names the spinning warp, its line, and the flag's load (spin_wait.ptx:40).

@@ -114,7 +114,7 @@ const std::vector<Step> kIndependentOrder = {
     {K, 13}, {K, 14}, {K, 15},                   // B's last round
     {K, 16}, {K, 17}, {K, 18}, {K, 19}, {K, 20}};
 
-class WarpStepTest : public ::testing::TestWithParam<SimtModel> {
+class WarpStepTest : public ::testing::TestWithParam<std::string> {
  protected:
   static constexpr uint64_t kOut = 0x10000;
 
@@ -128,7 +128,7 @@ class WarpStepTest : public ::testing::TestWithParam<SimtModel> {
     const uint64_t out = kOut;
     std::memcpy(launch_.params.data() + launch_.kernel->params[0].offset, &out, 8);
     launch_.global = &memory_;
-    launch_.simt_model = GetParam();
+    launch_.simt_model = make_simt_model(GetParam());
     cta_.num_threads = 4;
     cta_.num_warps = 1;
     cta_.global = &memory_;
@@ -155,7 +155,7 @@ class WarpStepTest : public ::testing::TestWithParam<SimtModel> {
 };
 
 TEST_P(WarpStepTest, NextInstructionIsWhatRunOneExecutes) {
-  const std::vector<Step>& order = GetParam() == SimtModel::Stack ? kStackOrder : kIndependentOrder;
+  const std::vector<Step>& order = GetParam() == "stack" ? kStackOrder : kIndependentOrder;
   Warp w;
   w.start(launch_, cta_, 0, 0xf);
   for (size_t i = 0; i < order.size(); ++i) {
@@ -188,10 +188,8 @@ TEST_P(WarpStepTest, RunningInOneGoMatchesStepping) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, WarpStepTest,
-                         ::testing::Values(SimtModel::Stack, SimtModel::Independent),
-                         [](const ::testing::TestParamInfo<SimtModel>& i) {
-                           return std::string(simt_model_name(i.param));
-                         });
+                         ::testing::Values("stack", "independent"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
 }  // namespace gpusoc::ptx
