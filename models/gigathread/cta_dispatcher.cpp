@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/error.h"
 #include "models/common/param.h"
 #include "models/common/picoseconds.h"
 #include "models/ptx/program.h"
@@ -66,6 +67,7 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
                "launches refused before running (bad dimensions, no room on an SM)"),
       faulted_(stats_, "faulted_grids", "grids", "grids stopped by a fault in a CTA"),
       reset_(stats_, "reset_grids", "grids", "grids failed by a reset of the GPU") {
+  if (!config_.simt_model) throw ModelError(basename(), "no SIMT model configured");
   grid_in.bind(*this);
 }
 

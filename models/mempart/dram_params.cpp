@@ -1,6 +1,7 @@
 #include "models/mempart/dram_params.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <tuple>
 #include <vector>
@@ -13,6 +14,8 @@
 
 namespace gpusoc::mempart {
 namespace {
+
+namespace fs = std::filesystem;
 
 const Param<std::string> kMemoryType{
     "memory.type", "GDDR3", "",
@@ -42,7 +45,14 @@ const auto kTiming = overrides(dram_timing_fields(), "tCK", "timing:");
 }  // namespace
 
 DramTiming dram_timing_from(const Config& config) {
-  const std::string type = kMemoryType.get(config);
+  std::string type = kMemoryType.get(config);
+  // A file named in a configuration file is looked for beside it first, as its includes are.
+  const std::string set_in = config.origin(kMemoryType.name());
+  const fs::path beside = fs::path(set_in).parent_path() / type;
+  std::error_code ec;
+  if (fs::path(type).is_relative() && fs::is_regular_file(set_in, ec) &&
+      fs::is_regular_file(beside, ec))
+    type = beside.string();
   const std::string origin = fmt::format("'{}' (memory.type, from {})", type,
                                          config.origin(kMemoryType.name()));
   nlohmann::json doc;
@@ -55,6 +65,8 @@ DramTiming dram_timing_from(const Config& config) {
     doc["clock_mhz"] = {{"value", mhz}, {"source", config.origin(kClock.name())}};
   for (const auto& [group, params, key] :
        {std::tuple{"organization", &kOrganization, "value"}, {"timing", &kTiming, "tck"}}) {
+    if (doc.contains(group) && !doc[group].is_object())
+      throw ConfigError(fmt::format("DRAM standard {}: {} must be an object", origin, group));
     for (const auto& p : *params) {
       const int64_t v = p->get(config);
       if (v < 0) continue;

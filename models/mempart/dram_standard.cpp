@@ -21,7 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-constexpr int kMaxIncludes = 8;  // deeper is a cycle
+constexpr int kMaxIncludes = 8;    // deeper is a cycle
+constexpr int kMaxNesting = 8;     // a standard nests three levels; deeper is broken or hostile
+constexpr uintmax_t kMaxFileBytes = 1 << 20;
 
 struct FieldRef {
   const char* name;
@@ -58,16 +60,29 @@ const DramStandardFile* builtin_file(const std::string& file) {
   return nullptr;
 }
 
+bool is_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+// A regular file of sane size (not a device or a pipe, which could block or never end).
 std::string file_text(const std::string& path) {
+  std::error_code ec;
+  if (!is_file(path)) bad(path, "not a regular file");
+  if (fs::file_size(path, ec) > kMaxFileBytes || ec) bad(path, "larger than 1 MiB");
   std::optional<std::string> text = read_text_file(path);
   if (!text) bad(path, "cannot be read");
   return *text;
 }
 
 Json parse(const std::string& text, const std::string& origin) {
+  const Json::parser_callback_t depth_check = [&](int depth, Json::parse_event_t, Json&) {
+    if (depth > kMaxNesting) bad(origin, fmt::format("nested deeper than {} levels", kMaxNesting));
+    return true;
+  };
   try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
+    return Json::parse(text, depth_check);
+  } catch (const Json::exception& e) {
     bad(origin, std::string("not JSON: ") + e.what());
   }
 }
@@ -75,7 +90,8 @@ Json parse(const std::string& text, const std::string& origin) {
 // Each field of `over` in place of base's; "organization" and "timing" field by field.
 void merge(Json& base, const Json& over) {
   for (const auto& [key, value] : over.items()) {
-    if ((key == "organization" || key == "timing") && base.contains(key) && value.is_object()) {
+    if ((key == "organization" || key == "timing") && base.contains(key) && base[key].is_object() &&
+        value.is_object()) {
       for (const auto& [field, entry] : value.items()) base[key][field] = entry;
     } else if (key != "include") {
       base[key] = value;
@@ -86,7 +102,7 @@ void merge(Json& base, const Json& over) {
 // `text` (from `origin`, whose includes are looked for in `dir` first, then among the
 // built-in files) merged over what it includes.
 Json document(const std::string& text, const std::string& origin, const fs::path& dir,
-              int depth) {
+              bool origin_is_builtin, int depth) {
   Json doc = parse(text, origin);
   if (!doc.is_object()) bad(origin, "not a JSON object");
   for (const auto& [key, value] : doc.items()) {
@@ -98,11 +114,16 @@ Json document(const std::string& text, const std::string& origin, const fs::path
   if (!doc["include"].is_string()) bad(origin, "include must be a file name");
   const std::string include = doc["include"];
   Json base;
-  const fs::path local = dir.empty() ? fs::path() : dir / include;
-  if (!local.empty() && fs::exists(local)) {
-    base = document(file_text(local.string()), local.string(), local.parent_path(), depth + 1);
+  // Beside the including file (a built-in one has none), else among the built-in standards.
+  const fs::path local =
+      origin_is_builtin ? fs::path() : (dir.empty() ? fs::path(".") : dir) / include;
+  std::error_code ec;
+  const bool itself = !local.empty() && fs::equivalent(local, origin, ec);  // mine.json of mine.json
+  if (!local.empty() && !itself && is_file(local)) {
+    base = document(file_text(local.string()), local.string(), local.parent_path(), false,
+                    depth + 1);
   } else if (const DramStandardFile* f = builtin_file(include)) {
-    base = document(f->text, f->file, {}, depth + 1);
+    base = document(f->text, f->file, {}, true, depth + 1);
   } else {
     bad(origin, fmt::format("include '{}': no such file here or among the built-in standards",
                             include));
@@ -157,7 +178,7 @@ uint32_t cycles_of(const Json& f, bool round_down, double tck_ns, const std::str
   // An interval the device needs rounds up; tREFI, the most the controller may wait on average,
   // rounds down.
   const double exact = ns / tck_ns;
-  const double rounded = round_down ? std::floor(exact) : std::ceil(exact - 1e-9);
+  const double rounded = round_down ? std::floor(exact + 1e-9) : std::ceil(exact - 1e-9);
   if (rounded > std::numeric_limits<uint32_t>::max())
     bad(origin, what + fmt::format(": {} ns is too many cycles", ns));
   uint32_t cycles = uint32_t(rounded);
@@ -211,16 +232,16 @@ Json dram_standard_document(const std::string& type) {
     for (char& c : file) c = char(std::tolower(static_cast<unsigned char>(c)));
     const DramStandardFile* f = builtin_file(file);
     if (!f) throw ModelError("DRAM standards", "built-in " + name + " has no file " + file);
-    return document(f->text, f->file, {}, 0);
+    return document(f->text, f->file, {}, true, 0);
   }
-  if (!fs::exists(type)) {
+  if (!is_file(type)) {
     std::string known;
     for (const std::string& name : dram_preset_names()) known += (known.empty() ? "" : ", ") + name;
     throw ConfigError(fmt::format("memory.type = '{}': neither a built-in DRAM standard ({}) nor "
                                   "a standard file",
                                   type, known));
   }
-  return document(file_text(type), type, fs::path(type).parent_path(), 0);
+  return document(file_text(type), type, fs::path(type).parent_path(), false, 0);
 }
 
 DramTiming dram_timing_of(const Json& doc, const std::string& origin) {

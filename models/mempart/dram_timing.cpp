@@ -47,8 +47,8 @@ std::string DramTiming::problem() const {
   for (const auto& [field, value] : nonzero) {
     if (value == 0) return bad(fmt::format("{} must be at least 1 cycle", field));
   }
-  if (tRC < tRAS + tRP)
-    return bad(fmt::format("tRC {} is less than tRAS + tRP = {}", tRC, tRAS + tRP));
+  if (tRC < uint64_t(tRAS) + tRP)
+    return bad(fmt::format("tRC {} is less than tRAS + tRP = {}", tRC, uint64_t(tRAS) + tRP));
   // The _L (same bank group) values are the stricter ones; the channel relies on it.
   const std::tuple<const char*, uint32_t, uint32_t> pairs[] = {
       {"tCCD", tCCD_S, tCCD_L}, {"tRRD", tRRD_S, tRRD_L}, {"tWTR", tWTR_S, tWTR_L}};

@@ -120,7 +120,9 @@ struct FunctionalDevice::Impl : GlobalPlacement {
 };
 
 FunctionalDevice::FunctionalDevice(DeviceOptions options)
-    : impl_(std::make_unique<Impl>(std::move(options))) {}
+    : impl_(std::make_unique<Impl>(std::move(options))) {
+  if (!impl_->options.simt_model) throw std::invalid_argument("DeviceOptions: no simt_model");
+}
 FunctionalDevice::~FunctionalDevice() = default;
 
 const DeviceOptions& FunctionalDevice::options() const {

@@ -49,7 +49,11 @@ inline uint32_t ceil_div(uint64_t a, uint64_t b) {
 inline ptx::DeviceOptions suite_options() {
   ptx::DeviceOptions o;
   const char* model = std::getenv("GPUSOC_SIMT_MODEL");
-  if (model) o.simt_model = ptx::make_simt_model(model);  // ConfigError for an unknown one
+  if (model) {
+    PolicyChoice choice(model);  // the stack without its watchdog, as when unset
+    if (choice.name == "stack") choice.settings.set("sm.simt_deadlock_instructions", 0);
+    o.simt_model = ptx::make_simt_model(choice);  // ConfigError for an unknown model
+  }
   return o;
 }
 

@@ -55,6 +55,45 @@ TEST(DramStandards, AFileIncludesABuiltInStandardAndReplacesFieldByField) {
   EXPECT_DOUBLE_EQ(t.peak_gbytes_per_s(), 8.0 * 2 * 1.0);  // 64 bits, DDR at 1 GHz
 }
 
+// Includes are looked for beside the including file first; a file that includes its own name
+// means the built-in one.
+TEST(DramStandards, IncludesAreFoundBesideTheFileThenAmongTheBuiltInOnes) {
+  testing::TempDir dir;
+  dir.write("hbm2.json", R"js({"include": "hbm2.json", "timing": {"tCCD_L": {"tck": 5}}})js");
+  const std::string mine = dir.write("mine.json", R"js({"include": "hbm2.json"})js");
+  const DramTiming t = dram_timing_of(dram_standard_document(mine), mine);
+  EXPECT_EQ(t.tCCD_L, 5u);                           // from the file beside it
+  EXPECT_EQ(t.tRCD, dram_preset("HBM2").tRCD);       // which took the rest from the built-in
+}
+
+// memory.type in a configuration file names a standard beside that file.
+TEST(DramStandards, AStandardNamedInAConfigFileIsFoundBesideIt) {
+  testing::TempDir dir;
+  dir.write("sub/fast.json", R"js({"include": "gddr5.json", "clock_mhz": {"value": 1750}})js");
+  const std::string gpu = dir.write("sub/gpu.json", R"js({"memory": {"type": "fast.json"}})js");
+  Config config;
+  config.load_file(gpu);
+  EXPECT_DOUBLE_EQ(1000.0 / dram_timing_from(config).tck_ns, 1750.0);
+}
+
+TEST(DramStandards, OnlyRegularFilesOfSaneShapeAreRead) {
+  testing::TempDir dir;
+  for (const char* path : {"/dev/zero", "/tmp"}) {
+    SCOPED_TRACE(path);
+    EXPECT_THROW(dram_standard_document(path), ConfigError);
+  }
+  std::string deep = R"js({"include": "hbm2.json", "timing": )js";
+  for (int i = 0; i < 40; ++i) deep += "[";
+  for (int i = 0; i < 40; ++i) deep += "]";
+  const std::string path = dir.write("deep.json", deep + "}");
+  try {
+    dram_standard_document(path);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("nested deeper than"));
+  }
+}
+
 TEST(DramStandards, TheConfigNamesAStandardAndOverridesSingleFields) {
   Config config;
   config.apply_set("memory.type=HBM2");
@@ -112,11 +151,13 @@ TEST(DramStandards, MalformedFilesAreNamedWithTheField) {
        "rows must be a power of two"},
       {R"js({"include": "hbm2.json", "clock_mhz": {"value": 0}})js", "clock_mhz.value must be"},
       {R"js({"include": "nowhere.json"})js", "include 'nowhere.json': no such file"},
-      {R"js({"include": "bad.json"})js", "includes nest too deep"},
+      {R"js({"include": "loop.json"})js", "includes nest too deep"},  // loop.json includes bad.json
+      {R"js({"include": "bad.json"})js", "include 'bad.json': no such file here or among"},
       {R"js({"name": "x", "source": "y", "clock_mhz": {"value": 1000}, "organization": {},
            "timing": {}})js",
        "organization.ranks is missing"},
   };
+  dir.write("loop.json", R"js({"include": "bad.json"})js");
   for (const auto& c : cases) {
     SCOPED_TRACE(c.body);
     const std::string path = dir.write("bad.json", c.body);
