@@ -22,8 +22,7 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       cycle_ps_(config.cycle_ps()),
       port_("port", sm_id, config.max_in_flight),
       tex_port_("tex_port", sm_id, kTextureRequestsInFlight),
-      l1_(config.l1),
-      constant_(config.constant),
+      miss_path_(config_, port_),
       stats_(stats_parent, basename(), config.warp_slots) {
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
@@ -239,7 +238,7 @@ uint64_t CycleSm::next_wake() const {
     }
     for (uint32_t s : b.live) next = std::min(next, slots_[s].ready_at);
   }
-  if (!due_.empty()) next = std::min(next, due_.top().cycle);
+  if (miss_path_.has_due()) next = std::min(next, miss_path_.next_due());
   for (const auto& cta : resident_) next = std::min(next, cta->done_cycle);
   if (!arriving_.empty()) next = std::min(next, cycle_ + 1);
   if (lsu_can_progress()) next = std::min(next, cycle_ + 1);
@@ -285,14 +284,14 @@ void CycleSm::synchronize_to(uint64_t cycle) {
 }
 
 void CycleSm::wait_for_activity() {
-  if (resident_.empty() && arriving_.empty() && outstanding_ == 0 && lsu_queue_.empty() &&
-      outbox_.empty() && tex_outbox_.empty()) {
+  if (resident_.empty() && arriving_.empty() && miss_path_.in_flight() == 0 &&
+      lsu_queue_.empty() && miss_path_.waiting() == 0 && tex_outbox_.empty()) {
     wait(work_arrived_);
   } else {
     // Replies whose time only the memory path knows, or END_REQ: let SystemC catch up to them.
     synchronize_to(cycle_);
     collect_replies();
-    if (arriving_.empty() && due_.empty() && !lsu_can_progress()) wait_for_replies();
+    if (arriving_.empty() && !miss_path_.has_due() && !lsu_can_progress()) wait_for_replies();
   }
   for (Block& b : blocks_)
     if (b.stall == Stall::None) b.stall = b.live.empty() ? Stall::NoWarp : Stall::Memory;
@@ -300,7 +299,7 @@ void CycleSm::wait_for_activity() {
 }
 
 void CycleSm::wait_for_replies() {
-  if (config_.watchdog_reply_cycles == 0 || outstanding_ == 0 || resident_.empty()) {
+  if (config_.watchdog_reply_cycles == 0 || miss_path_.in_flight() == 0 || resident_.empty()) {
     wait(port_.activity() | tex_port_.activity() | work_arrived_);
     return;
   }
@@ -333,7 +332,7 @@ std::string CycleSm::lost_reply_report(const ResidentCta& cta) const {
       "kernel '{}' block ({},{},{}): watchdog: SM {} got no memory reply for {} cycles "
       "(sm.cycle.watchdog_reply_cycles) with {} requests outstanding: lost replies; its warps:",
       cta.runner->launch().kernel->name, cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, sm_id_,
-      config_.watchdog_reply_cycles, outstanding_);
+      config_.watchdog_reply_cycles, miss_path_.in_flight());
   for (uint32_t w = 0; w < cta.slots.size(); ++w) {
     const WarpSlot& slot = slots_[cta.slots[w]];
     if (slot.cta != &cta) continue;

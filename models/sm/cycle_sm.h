@@ -1,9 +1,10 @@
 // The cycle-level SM. Its processing blocks each pick one warp per cycle (WarpScheduler), check
 // the warp's next instruction against its scoreboard and the block's pipelines, and issue it;
 // the PTX core executes it functionally at issue (one instruction at a time: ptx::CtaRunner::step),
-// and the SM decides when its results are ready. Loads, stores and atomics go through the LSU:
-// shared memory (bank conflicts), the constant cache, the coalescer and the L1 (sectored, MSHRs),
-// and misses leave as approximately timed requests on `mem_initiator` (MemoryRequestPort).
+// and the SM decides when its results are ready. Loads, stores and atomics go through the LSU
+// (cycle_sm_lsu.cpp: shared memory and its bank conflicts, the coalescer, one line per cycle)
+// to the L1 miss path (l1_miss_path.h: the constant cache and the L1, sectored, with MSHRs),
+// whose misses leave as approximately timed requests on `mem_initiator` (MemoryRequestPort).
 //
 // Time: one SC_THREAD per SM counts cycles in plain C++ and runs ahead of SystemC time by at most
 // a quantum. A cycle in which nothing can happen is skipped: the SM jumps to the next cycle at
@@ -27,10 +28,10 @@
 #include "models/sm/cycle_sm_config.h"
 #include "models/sm/cycle_sm_stats.h"
 #include "models/sm/execution_units.h"
+#include "models/sm/l1_miss_path.h"
 #include "models/sm/memory_request_port.h"
 #include "models/sm/register_use.h"
 #include "models/sm/scoreboard.h"
-#include "models/sm/sectored_cache.h"
 #include "models/sm/sm_interface.h"
 #include "models/sm/warp_scheduler.h"
 
@@ -63,12 +64,6 @@ class CycleSm : public sc_core::sc_module,
  private:
   static constexpr uint64_t kNever = ~uint64_t(0);
   static constexpr uint32_t kNone = ~uint32_t(0);
-  // Reply tags: what a memory (or texture unit) reply completes.
-  static constexpr uint64_t kTagKind = uint64_t(3) << 62;
-  static constexpr uint64_t kAccessTag = 0;  // | access id: an uncached load, atomic or texture
-  static constexpr uint64_t kL1FillTag = uint64_t(1) << 62;     // | MSHR
-  static constexpr uint64_t kConstFillTag = uint64_t(2) << 62;  // | MSHR
-  static constexpr uint64_t kStoreTag = uint64_t(3) << 62;
   // Texture requests a port may have outstanding: the texture unit's queue (tex.queue_depth)
   // and END_REQ hold any more back, so this only sizes the port's payload pool.
   static constexpr uint32_t kTextureRequestsInFlight = 64;
@@ -140,11 +135,6 @@ class CycleSm : public sc_core::sc_module,
     uint32_t slot;
     CycleStats* kernel;
   };
-  struct Due {  // a memory reply landing at a cycle
-    uint64_t cycle;
-    uint64_t tag;
-    bool operator>(const Due& o) const { return cycle != o.cycle ? cycle > o.cycle : tag > o.tag; }
-  };
   struct Arrival {
     GridWork* grid;
     ptx::Dim3 ctaid;
@@ -205,7 +195,7 @@ class CycleSm : public sc_core::sc_module,
   void part_done(uint32_t access_id, uint64_t cycle);
   void lsu_cycle();
   void send_cycle();
-  /// Takes the ports' completions into due_; the check inline, as most calls find none.
+  /// Takes the ports' completions to the miss path; the check inline, as most calls find none.
   void collect_replies() {
     if (port_.has_completions() || (texture_in_flight_ && tex_port_.has_completions()))
       take_replies();
@@ -213,7 +203,6 @@ class CycleSm : public sc_core::sc_module,
   void take_replies();
   void land_replies();
   bool lsu_can_progress() const;  // the LSU or the port has work it can do next cycle
-  bool can_send() const;          // a request waits and the port and in-flight cap allow it
   bool lsu_has_room() const;      // room in the LSU queue for a warp's worth of lines
 
   const uint32_t sm_id_;
@@ -251,21 +240,15 @@ class CycleSm : public sc_core::sc_module,
   std::vector<uint32_t> free_accesses_;
   std::vector<LineRequest> lines_;    // scratch for the coalescer
   std::deque<QueuedLine> lsu_queue_;  // lines waiting for the L1 or the port
-  bool lsu_waits_for_mshr_ = false;
   std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
-  std::deque<MemoryRequest> outbox_;   // requests waiting for the port
-  uint32_t outstanding_ = 0;           // requests sent whose reply has not landed
   // The lost-reply watchdog: when a reply last came (or the first request went out), and its
   // deadline event with the time it fires (armed while that is not past).
   sc_core::sc_time last_reply_;
   sc_core::sc_event reply_deadline_;
   sc_core::sc_time deadline_;
-  SectoredCache l1_;
-  SectoredCache constant_;
+  L1MissPath miss_path_;  // the L1, the constant cache, requests to the port, replies back
   uint64_t shared_free_ = 0;               // the shared-memory banks' next free cycle
   std::vector<MemoryCompletion> replies_;  // scratch
-  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
-  std::vector<uint64_t> woken_;  // scratch for cache fills
   // Texture requests waiting for the texture unit's port, with their sectors (vectors reused).
   struct TextureOut {
     MemoryRequest request;

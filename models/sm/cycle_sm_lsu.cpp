@@ -173,36 +173,24 @@ bool CycleSm::lsu_has_room() const {
   return lsu_queue_.size() + 2 * ptx::kWarpSize <= config_.lsu_queue;
 }
 
-bool CycleSm::can_send() const {
-  return !outbox_.empty() && outstanding_ < config_.max_in_flight && port_.can_send();
-}
-
 bool CycleSm::lsu_can_progress() const {
-  return can_send() || texture_can_send() ||
-         (!lsu_queue_.empty() && !lsu_waits_for_mshr_ && outbox_.size() < config_.max_in_flight);
+  return miss_path_.can_send() || texture_can_send() ||
+         (!lsu_queue_.empty() && !miss_path_.waits_for_mshr() &&
+          miss_path_.waiting() < config_.max_in_flight);
 }
 
+// The line at the head of the LSU queue goes to the L1 miss path: a cached load is looked up,
+// anything else passes to the port.
 void CycleSm::lsu_cycle() {
-  if (lsu_queue_.empty() || outbox_.size() >= config_.max_in_flight) return;
+  if (lsu_queue_.empty() || miss_path_.waiting() >= config_.max_in_flight) return;
   const QueuedLine& q = lsu_queue_.front();
-  const uint32_t sector_bytes = q.kind == LineKind::ConstLoad
-                                    ? config_.constant.sector_bytes
-                                    : (config_.l1.enabled() ? config_.l1.sector_bytes : 32);
-  // One request per line: from its first to its last needed sector, with the mask of those
-  // it needs.
-  auto request = [&](uint32_t mask, AccessKind kind, uint64_t tag) {
-    const unsigned first = unsigned(__builtin_ctz(mask));
-    const unsigned last = 31 - unsigned(__builtin_clz(mask));
-    outbox_.push_back(MemoryRequest{q.line + uint64_t(first) * sector_bytes,
-                                    (last - first + 1) * sector_bytes, kind, q.atomic,
-                                    slots_[q.slot].warp, sector_count(mask), mask >> first, tag});
-  };
+  const uint32_t warp = slots_[q.slot].warp;
   switch (q.kind) {
     case LineKind::CachedLoad:
     case LineKind::ConstLoad: {
       const bool is_const = q.kind == LineKind::ConstLoad;
-      SectoredCache& cache = is_const ? constant_ : l1_;
-      const SectoredCache::Result r = cache.read(q.line, q.sectors, cycle_, q.access);
+      const SectoredCache::Result r =
+          miss_path_.load(is_const, q.line, q.sectors, cycle_, q.access, warp);
       switch (r.outcome) {
         case SectoredCache::Outcome::Hit:
           count(is_const ? &CycleStats::const_hits : &CycleStats::l1_hits, q.kernel);
@@ -213,26 +201,21 @@ void CycleSm::lsu_cycle() {
           break;
         case SectoredCache::Outcome::Miss:
           count(is_const ? &CycleStats::const_misses : &CycleStats::l1_misses, q.kernel);
-          request(r.missing_mask, AccessKind::Load,
-                  (is_const ? kConstFillTag : kL1FillTag) | r.mshr);
           break;
         case SectoredCache::Outcome::Stall:  // until a fill frees an MSHR
           ++stats_.l1_stalls;
-          lsu_waits_for_mshr_ = true;
           return;
       }
       break;
     }
     case LineKind::Load:
-      request(q.sectors, AccessKind::Load, kAccessTag | q.access);
+      miss_path_.pass(AccessKind::Load, q.line, q.sectors, q.atomic, cycle_, q.access, warp);
       break;
     case LineKind::Atomic:
-      l1_.invalidate(q.line);
-      request(q.sectors, AccessKind::Atomic, kAccessTag | q.access);
+      miss_path_.pass(AccessKind::Atomic, q.line, q.sectors, q.atomic, cycle_, q.access, warp);
       break;
     case LineKind::Store:
-      l1_.write(q.line, q.sectors, cycle_);
-      request(q.sectors, AccessKind::Store, kStoreTag);
+      miss_path_.pass(AccessKind::Store, q.line, q.sectors, q.atomic, cycle_, q.access, warp);
       break;
   }
   lsu_queue_.pop_front();
@@ -249,17 +232,13 @@ void CycleSm::lsu_cycle() {
 }
 
 void CycleSm::send_cycle() {
-  if (outbox_.empty()) return;
-  if (!can_send()) {
+  if (miss_path_.waiting() == 0) return;
+  if (!miss_path_.can_send()) {
     ++stats_.port_stalls;
     return;
   }
-  const MemoryRequest& r = outbox_.front();
-  port_.send(r, time_of(cycle_));
-  if (outstanding_++ == 0) last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
-  ++stats_.memory_requests;
-  stats_.memory_bytes += r.bytes;
-  outbox_.pop_front();
+  if (miss_path_.send(time_of(cycle_), stats_))
+    last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
 }
 
 void CycleSm::take_replies() {
@@ -276,26 +255,12 @@ void CycleSm::take_replies() {
                                            "(tag 0x{:x})",
                                            c.tag));
     }
-    const uint64_t ps = ps_.of(c.time);
-    due_.push(Due{std::max(cycle_, (ps + cycle_ps_ - 1) / cycle_ps_), c.tag});
   }
+  miss_path_.arrived(replies_, cycle_, cycle_ps_, ps_);
 }
 
 void CycleSm::land_replies() {
-  while (!due_.empty() && due_.top().cycle <= cycle_) {
-    const Due d = due_.top();
-    due_.pop();
-    --outstanding_;
-    const uint64_t kind = d.tag & kTagKind;
-    const uint64_t index = d.tag & ~kTagKind;
-    if (kind == kL1FillTag || kind == kConstFillTag) {
-      (kind == kL1FillTag ? l1_ : constant_).fill(uint32_t(index), d.cycle, woken_);
-      lsu_waits_for_mshr_ = false;
-      for (uint64_t id : woken_) part_done(uint32_t(id), d.cycle);
-    } else if (kind == kAccessTag) {
-      part_done(uint32_t(index), d.cycle);
-    }
-  }
+  miss_path_.land(cycle_, [this](uint32_t access, uint64_t cycle) { part_done(access, cycle); });
 }
 
 }  // namespace gpusoc::sm

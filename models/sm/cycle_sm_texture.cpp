@@ -39,9 +39,9 @@ void CycleSm::texture_access(const ptx::TextureFootprint& f) {
     const uint32_t id = issuing_access();
     ++accesses_[id].parts;
     accesses_[id].texture = true;
-    m.tag = kAccessTag | id;
+    m.tag = L1MissPath::kAccessTag | id;
   } else {
-    m.tag = kStoreTag;
+    m.tag = L1MissPath::kStoreTag;
   }
   tex_outbox_.push_back(std::move(out));
 }
@@ -52,7 +52,7 @@ void CycleSm::send_texture() {
   out.request.texture_sectors = &out.sectors;
   tex_port_.send(out.request, time_of(cycle_));
   texture_in_flight_ = true;
-  if (outstanding_++ == 0) last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
+  if (miss_path_.sent_elsewhere()) last_reply_ = sc_core::sc_time_stamp();  // watchdog's clock
   out.sectors.clear();
   spare_sectors_.push_back(std::move(out.sectors));
   tex_outbox_.pop_front();
