@@ -52,22 +52,22 @@ nlohmann::ordered_json trace_report(const HierarchyConfig& config, const PacketN
   const uint64_t dram_cycles = hierarchy.dram_cycle(r.end_cycle);
   j["dram_cycles"] = dram_cycles;
 
-  uint64_t hits = 0, columns = 0, turnarounds = 0;
+  // The memory system's totals (memory_totals.h), as --stats-out has them; a rate of nothing is 0.
+  const nlohmann::ordered_json values = stats_values_json(stats);
+  const auto total = [&](const char* key) {
+    const auto it = values.find(key);
+    return it != values.end() && it->is_number() ? *it : nlohmann::ordered_json(0);
+  };
+  j["row_hit_rate"] = total("dram_row_hit_rate").get<double>();
+  j["read_write_turnarounds"] = total("dram_read_write_turnarounds");
   nlohmann::ordered_json utilization = nlohmann::ordered_json::array();
   for (uint32_t p = 0; p < hierarchy.partitions(); ++p) {
     const mempart::MemoryPartition& part = hierarchy.partition(p);
     uint64_t data = 0;
-    for (uint32_t c = 0; c < part.channels(); ++c) {
-      const mempart::ControllerStats& cs = part.controller(c).stats();
-      hits += cs.row_hits.value();
-      columns += cs.row_hits.value() + cs.row_misses.value() + cs.row_conflicts.value();
-      turnarounds += cs.read_write_turnarounds.value();
-      data += cs.data_cycles.value();
-    }
+    for (uint32_t c = 0; c < part.channels(); ++c)
+      data += part.controller(c).stats().data_cycles.value();
     utilization.push_back(ratio(data, dram_cycles * part.channels()));
   }
-  j["row_hit_rate"] = ratio(hits, columns);
-  j["read_write_turnarounds"] = turnarounds;
   j["partition_utilization"] = utilization;
   nlohmann::ordered_json latency;
   latency["avg"] = r.latency_avg_ns();
@@ -75,7 +75,7 @@ nlohmann::ordered_json trace_report(const HierarchyConfig& config, const PacketN
   latency["p99"] = r.latency_quantile_ns(0.99);
   latency["histogram"] = latency_histogram(r);
   j["latency_ns"] = latency;
-  j["stats"] = stats_values_json(stats);
+  j["stats"] = values;
   return j;
 }
 
