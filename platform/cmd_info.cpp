@@ -27,10 +27,11 @@ std::string memory_summary(const Config& config, const GpuSpec& spec) {
           : fmt::format("L2 {} KiB ({} x {} KiB, {}-way, {})",
                         h.l2.size_bytes * h.mapping.partitions >> 10, h.mapping.partitions,
                         h.l2.size_bytes >> 10, h.l2.ways, h.l2.replacement.name);
-  return fmt::format("{}{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
-                     "controllers",
-                     model == "tlm" ? "SystemC modules (tlm): " : "", h.mapping.partitions, h.mapping.channels, h.dram.name, l2,
-                     h.xbar.width_bytes, h.xbar.arbiter.name, h.controller.scheduler.name);
+  return fmt::format(
+      "{}{} partitions x {} channels of {}, {}, crossbar {} B/cycle ({}), {} "
+      "controllers",
+      model == "tlm" ? "SystemC modules (tlm): " : "", h.mapping.partitions, h.mapping.channels,
+      h.dram.name, l2, h.xbar.width_bytes, h.xbar.arbiter.name, h.controller.scheduler.name);
 }
 
 nlohmann::ordered_json derive(const GpuSpec& spec, const pcie::PcieConfig& pcie) {
@@ -89,15 +90,14 @@ int info(const CommandContext& context) {
       "memory      {}\n",
       spec.gpu.gpcs, spec.gpu.tpcs_per_gpc, spec.gpu.sms_per_tpc, spec.total_sms(),
       spec.total_sp_cores(), spec.clock.shader_mhz, spec.clock.core_mhz, spec.clock.memory_mhz,
-      spec.peak_fp32_gflops(), spec.peak_fp64_gflops(), s.fp64_units,
-      spec.memory.type, spec.memory.partitions, spec.memory.bus_width_bits,
+      spec.peak_fp32_gflops(), spec.peak_fp64_gflops(), s.fp64_units, spec.memory.type,
+      spec.memory.partitions, spec.memory.bus_width_bits,
       spec.clock.memory_mhz * spec.memory.data_rate, spec.peak_dram_gbytes_per_s(),
       spec.memory.capacity_bytes >> 20, pcie.link.generation, pcie.link.lanes,
       j["pcie_raw_gbps"].get<double>(), j["pcie_h2d_payload_gbps"].get<double>(),
       j["pcie_d2h_payload_gbps"].get<double>(), s.max_threads, s.max_threads / s.warp_size,
-      s.max_ctas, s.registers, s.shared_memory_bytes, s.max_threads_per_cta,
-      s.max_shared_per_cta, j["sm_summary"].get<std::string>(),
-      j["memory_summary"].get<std::string>());
+      s.max_ctas, s.registers, s.shared_memory_bytes, s.max_threads_per_cta, s.max_shared_per_cta,
+      j["sm_summary"].get<std::string>(), j["memory_summary"].get<std::string>());
   return 0;
 }
 

@@ -35,10 +35,9 @@ const Param<std::string> kSmModel{"sm.model", "lt", "",
                                   "or cycle (cycle-level: schedulers, scoreboard, pipelines, LSU, "
                                   "caches)",
                                   OneOf{"lt", "cycle"}};
-const Param<std::string> kSimtModel{"sm.simt_model", "stack", "",
-                                    "how warps run divergent paths: " +
-                                        ptx::simt_models().describe(),
-                                    ptx::simt_models().choices()};
+const Param<std::string> kSimtModel{
+    "sm.simt_model", "stack", "", "how warps run divergent paths: " + ptx::simt_models().describe(),
+    ptx::simt_models().choices()};
 
 const Param<bool> kCheckProtocol{"platform.check_tlm_protocol", false, "",
                                  "put a TLM-2.0 base-protocol checker on every socket binding "
@@ -146,8 +145,7 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
     memsys::HierarchyConfig hierarchy = memsys::hierarchy_config_from(config, described);
     hierarchy.check_protocol = kCheckProtocol.get(config);
     memory_system_ = std::make_unique<memsys::MemorySystem>(
-        "memory_system", hierarchy, ptx::kGlobalBase,
-        spec_.memory.capacity_bytes, stats_);
+        "memory_system", hierarchy, ptx::kGlobalBase, spec_.memory.capacity_bytes, stats_);
     connect(memory_system_->backing, vram_->target, "memory_system_data");
   }
   add_texture_units(config, num_texture_units);
@@ -266,12 +264,13 @@ void GpuSoc::add_sms(const Config& config, uint32_t count) {
 tlm_utils::simple_initiator_socket<l2::L2SliceModule>& GpuSoc::memory_socket(uint32_t p) {
   memsys::ModuleHierarchy* modules = memory_system_ ? memory_system_->modules() : nullptr;
   if (!modules) {
-    throw ConfigError("GpuSoc::memory_socket: the memory system is not assembled from modules "
-                      "(memory.model = tlm)");
+    throw ConfigError(
+        "GpuSoc::memory_socket: the memory system is not assembled from modules "
+        "(memory.model = tlm)");
   }
   if (p >= modules->slices()) {
-    throw ConfigError(fmt::format("GpuSoc::memory_socket({}): there are {} partitions", p,
-                                  modules->slices()));
+    throw ConfigError(
+        fmt::format("GpuSoc::memory_socket({}): there are {} partitions", p, modules->slices()));
   }
   return modules->memory_socket(p);
 }
@@ -279,8 +278,9 @@ tlm_utils::simple_initiator_socket<l2::L2SliceModule>& GpuSoc::memory_socket(uin
 tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>& GpuSoc::slice_socket() {
   memsys::ModuleHierarchy* modules = memory_system_ ? memory_system_->modules() : nullptr;
   if (!modules) {
-    throw ConfigError("GpuSoc::slice_socket: the memory system is not assembled from modules "
-                      "(memory.model = tlm)");
+    throw ConfigError(
+        "GpuSoc::slice_socket: the memory system is not assembled from modules "
+        "(memory.model = tlm)");
   }
   return modules->slice_socket();
 }

@@ -106,12 +106,20 @@ const Param<std::uint64_t> kCapacity{"memory.capacity_bytes", 768 * kMiB, "bytes
 GpuSpec GpuSpec::from_config(const Config& config) {
   GpuSpec spec{};
   spec.gpu = {kGpcs.get(config), kTpcsPerGpc.get(config), kSmsPerTpc.get(config)};
-  spec.sm = {kSpCores.get(config),         kSfus.get(config),
-             kFp64Units.get(config),       kWarpSize.get(config),        kMaxThreads.get(config),
-             kMaxCtas.get(config),         kRegisters.get(config),       kRegisterUnit.get(config),
-             kSharedMemory.get(config),    kMaxThreadsPerCta.get(config),
-             kMaxSharedPerCta.get(config), kReservedSharedPerCta.get(config),
-             kStackPerThread.get(config),  kAddressBits.get(config),
+  spec.sm = {kSpCores.get(config),
+             kSfus.get(config),
+             kFp64Units.get(config),
+             kWarpSize.get(config),
+             kMaxThreads.get(config),
+             kMaxCtas.get(config),
+             kRegisters.get(config),
+             kRegisterUnit.get(config),
+             kSharedMemory.get(config),
+             kMaxThreadsPerCta.get(config),
+             kMaxSharedPerCta.get(config),
+             kReservedSharedPerCta.get(config),
+             kStackPerThread.get(config),
+             kAddressBits.get(config),
              kRegisterGranularity.get(config) == "cta"};
   // The DRAM's clock and data rate are its standard's (memory.type, memory.dram.*).
   const mempart::DramTiming dram = mempart::dram_timing_from(config);

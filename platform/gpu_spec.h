@@ -29,7 +29,7 @@ struct GpuSpec {
     std::uint32_t max_shared_per_cta;
     std::uint32_t reserved_shared_per_cta;  // by the system, beyond max_shared_per_cta
     std::uint32_t stack_bytes_per_thread;
-    std::uint32_t address_bits;  // 32 or 64: what the register estimate assumes
+    std::uint32_t address_bits;        // 32 or 64: what the register estimate assumes
     bool register_allocation_per_cta;  // the unit rounds a CTA's registers, not a warp's
   };
   struct Clocks {

@@ -1,7 +1,8 @@
 // A memory as a TLM target: host DRAM on the host side, and the VRAM behind the GPU's memory
-// system (or in its place, under memory.model = flat). Backed by one lazily committed host mapping (pages cost RAM only once
-// touched), so it grants DMI over its whole range. Timing: a fixed access latency plus the time
-// the data occupies the memory's port at its bandwidth (requests queue behind each other).
+// system (or in its place, under memory.model = flat). Backed by one lazily committed host mapping
+// (pages cost RAM only once touched), so it grants DMI over its whole range. Timing: a fixed access
+// latency plus the time the data occupies the memory's port at its bandwidth (requests queue behind
+// each other).
 //
 // An access that the caller issues at local time t = sc_time_stamp() + delay starts on the port
 // at max(t, when the port is free), holds it for bytes / bytes_per_ns, and completes `latency`

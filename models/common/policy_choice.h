@@ -41,8 +41,9 @@ class PolicySettings {
 struct PolicyChoice {
   PolicyChoice() = default;
   // Implicit, so that a bare name (in tests and tools) chooses the policy with its defaults.
-  PolicyChoice(std::string policy) : name(std::move(policy)) {}  // NOLINT(google-explicit-constructor)
-  PolicyChoice(const char* policy) : name(policy) {}             // NOLINT(google-explicit-constructor)
+  PolicyChoice(std::string policy)
+      : name(std::move(policy)) {}                    // NOLINT(google-explicit-constructor)
+  PolicyChoice(const char* policy) : name(policy) {}  // NOLINT(google-explicit-constructor)
 
   std::string name;
   PolicySettings settings;

@@ -46,9 +46,8 @@ class Fill : public CtaDispatchPolicy {
 
 constexpr DispatchPolicyRegistry::Entry kRoundRobin{
     "round_robin", "across GPCs, then TPCs, then the SMs of a TPC",
-    [](const PolicySettings&, const std::vector<SmPlace>& places) -> std::unique_ptr<CtaDispatchPolicy> {
-      return std::make_unique<RoundRobin>(places);
-    }};
+    [](const PolicySettings&, const std::vector<SmPlace>& places)
+        -> std::unique_ptr<CtaDispatchPolicy> { return std::make_unique<RoundRobin>(places); }};
 constexpr DispatchPolicyRegistry::Entry kFill{
     "fill", "the lowest-numbered SM with room",
     [](const PolicySettings&, const std::vector<SmPlace>&) -> std::unique_ptr<CtaDispatchPolicy> {
@@ -58,8 +57,8 @@ constexpr DispatchPolicyRegistry::Entry kFill{
 }  // namespace
 
 DispatchPolicyRegistry& dispatch_policies() {
-  static DispatchPolicyRegistry registry("gigathread.dispatch_policy",
-                                               "CTA dispatch policy", {kRoundRobin, kFill});
+  static DispatchPolicyRegistry registry("gigathread.dispatch_policy", "CTA dispatch policy",
+                                         {kRoundRobin, kFill});
   return registry;
 }
 

@@ -41,10 +41,9 @@ const Param<U32> kReplyQueue{"l2.reply_queue", kL2.reply_queue, "packets",
                              "replies waiting for the reply network, beyond those still in the "
                              "hit pipeline (hit_latency of them)",
                              Range{1, 4096}};
-const Param<std::string> kReplacement{
-    "l2.replacement", kL2.replacement.name, "",
-    "L2 replacement policy: " + replacement_policies().describe(),
-    replacement_policies().choices()};
+const Param<std::string> kReplacement{"l2.replacement", kL2.replacement.name, "",
+                                      "L2 replacement policy: " + replacement_policies().describe(),
+                                      replacement_policies().choices()};
 
 const Param<U32> kRopOps{"rop.ops_per_cycle", kRop.ops_per_cycle, "operations",
                          "atomic operations a ROP starts per L2 cycle", Range{1, 64}};

@@ -1,7 +1,7 @@
 // One L2 cache slice: the slice of the L2 that owns a range of addresses (one per memory partition:
-// the address mapping's partition of an address is its slice). Sectored and set-associative, write-back and
-// write-allocate, with MSHRs that merge misses to the same line, a hit latency and a port
-// bandwidth; replacement policy chosen by name. Atomics execute at the partition's ROP
+// the address mapping's partition of an address is its slice). Sectored and set-associative,
+// write-back and write-allocate, with MSHRs that merge misses to the same line, a hit latency and a
+// port bandwidth; replacement policy chosen by name. Atomics execute at the partition's ROP
 // (models/mempart/rop.h) once their sector is present. Pure C++, cycle-counted in the L2's clock,
 // event-driven: the caller asks when something next happens and advances to it.
 //
@@ -141,7 +141,7 @@ class L2Slice {
   L2Slice(const L2Config& config, mempart::Rop& rop, StatGroup& stats_parent,
           const std::string& prefix = "l2", const mempart::AddressMapping* mapping = nullptr);
   ~L2Slice();
-  L2Slice(L2Slice&&) noexcept;  // an owner may keep slices by value
+  L2Slice(L2Slice&&) noexcept;             // an owner may keep slices by value
   L2Slice& operator=(L2Slice&&) = delete;  // its statistics group would leave the tree
 
   bool can_accept() const;

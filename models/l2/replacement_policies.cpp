@@ -1,5 +1,5 @@
-// The L2's replacement policies and their catalog (models/common/registry.h). Per-set state lives in flat arrays indexed by
-// set * ways + way, so a choice costs O(ways) and allocates nothing.
+// The L2's replacement policies and their catalog (models/common/registry.h). Per-set state lives
+// in flat arrays indexed by set * ways + way, so a choice costs O(ways) and allocates nothing.
 #include <cstring>
 
 #include "models/l2/l2_slice.h"
@@ -62,24 +62,27 @@ class RandomPolicy final : public ReplacementPolicy {
 };
 
 using Entry = ReplacementRegistry::Entry;
-constexpr Entry kLru{"lru", "least recently used",
-                 [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
-                   return std::make_unique<RecencyPolicy>(sets, ways, true);
-                 }};
-constexpr Entry kFifo{"fifo", "first filled, first evicted",
-                  [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
-                    return std::make_unique<RecencyPolicy>(sets, ways, false);
-                  }};
-constexpr Entry kRandom{"random", "uniform, from a fixed seed",
-                    [](const PolicySettings&, uint32_t, uint32_t) -> std::unique_ptr<ReplacementPolicy> {
-                      return std::make_unique<RandomPolicy>();
-                    }};
+constexpr Entry kLru{
+    "lru", "least recently used",
+    [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+      return std::make_unique<RecencyPolicy>(sets, ways, true);
+    }};
+constexpr Entry kFifo{
+    "fifo", "first filled, first evicted",
+    [](const PolicySettings&, uint32_t sets, uint32_t ways) -> std::unique_ptr<ReplacementPolicy> {
+      return std::make_unique<RecencyPolicy>(sets, ways, false);
+    }};
+constexpr Entry kRandom{
+    "random", "uniform, from a fixed seed",
+    [](const PolicySettings&, uint32_t, uint32_t) -> std::unique_ptr<ReplacementPolicy> {
+      return std::make_unique<RandomPolicy>();
+    }};
 
 }  // namespace
 
 ReplacementRegistry& replacement_policies() {
   static ReplacementRegistry registry("l2.replacement", "replacement policy",
-                                            {kLru, kFifo, kRandom});
+                                      {kLru, kFifo, kRandom});
   return registry;
 }
 

@@ -40,8 +40,7 @@ bool MemoryController::refresh_owed(uint64_t now) const {
 bool MemoryController::refresh_holds(const MemRequest& r, uint64_t now) const {
   const Refresh& f = refresh_[r.rank];
   if (f.due > now) return false;
-  return !per_bank_refresh_ ||
-         f.bank == r.bank_group * channel_.timing().banks_per_group + r.bank;
+  return !per_bank_refresh_ || f.bank == r.bank_group * channel_.timing().banks_per_group + r.bank;
 }
 
 // A command went to `bank` (flat index): its candidates in both queues are chosen again.

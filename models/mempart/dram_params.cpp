@@ -53,8 +53,8 @@ DramTiming dram_timing_from(const Config& config) {
   if (fs::path(type).is_relative() && fs::is_regular_file(set_in, ec) &&
       fs::is_regular_file(beside, ec))
     type = beside.string();
-  const std::string origin = fmt::format("'{}' (memory.type, from {})", type,
-                                         config.origin(kMemoryType.name()));
+  const std::string origin =
+      fmt::format("'{}' (memory.type, from {})", type, config.origin(kMemoryType.name()));
   nlohmann::json doc;
   try {
     doc = dram_standard_document(type);

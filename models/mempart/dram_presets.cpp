@@ -12,8 +12,8 @@
 namespace gpusoc::mempart {
 
 const std::vector<std::string>& dram_preset_names() {
-  static const std::vector<std::string> names{"GDDR3", "GDDR5", "GDDR6", "HBM2", "HBM2-2430",
-                                              "DDR4"};
+  static const std::vector<std::string> names{"GDDR3", "GDDR5",     "GDDR6",
+                                              "HBM2",  "HBM2-2430", "DDR4"};
   return names;
 }
 

@@ -51,9 +51,9 @@ const Param<uint32_t> kBlissThreshold{
     "memory.controller.bliss.threshold", 4, "requests",
     "bliss: a requester served more than this many requests in a row is blacklisted",
     Range{1, 1u << 20}};
-const Param<uint64_t> kBlissClearing{
-    "memory.controller.bliss.clearing_interval", 10000, "cycles",
-    "bliss: DRAM cycles between clearings of the blacklist", Range{1, uint64_t(1) << 40}};
+const Param<uint64_t> kBlissClearing{"memory.controller.bliss.clearing_interval", 10000, "cycles",
+                                     "bliss: DRAM cycles between clearings of the blacklist",
+                                     Range{1, uint64_t(1) << 40}};
 
 class BlissScheduler : public DramScheduler {
  public:
@@ -97,13 +97,15 @@ constexpr DramSchedulerRegistry::Entry kFcfs{
       return std::make_unique<FcfsScheduler>();
     }};
 constexpr DramSchedulerRegistry::Entry kFrFcfs{
-    "frfcfs", "row hits first, then oldest, with a starvation cap",
+    "frfcfs",
+    "row hits first, then oldest, with a starvation cap",
     [](const PolicySettings& settings) -> std::unique_ptr<DramScheduler> {
       return std::make_unique<FrFcfsScheduler>(settings.get(kStarvationCap));
     },
     {&kStarvationCap}};
 constexpr DramSchedulerRegistry::Entry kBliss{
-    "bliss", "blacklisting: requesters served many in a row wait, then row hits, then oldest",
+    "bliss",
+    "blacklisting: requesters served many in a row wait, then row hits, then oldest",
     [](const PolicySettings& settings) -> std::unique_ptr<DramScheduler> {
       return std::make_unique<BlissScheduler>(settings.get(kBlissThreshold),
                                               settings.get(kBlissClearing));
@@ -123,8 +125,7 @@ class ClosedPage : public PagePolicy {
   bool closes_idle_rows() const override { return true; }
 };
 constexpr PagePolicyRegistry::Entry kOpenPage{
-    "open", "rows stay open",
-    [](const PolicySettings&) -> std::unique_ptr<PagePolicy> {
+    "open", "rows stay open", [](const PolicySettings&) -> std::unique_ptr<PagePolicy> {
       return std::make_unique<OpenPage>();
     }};
 constexpr PagePolicyRegistry::Entry kClosedPage{

@@ -21,31 +21,40 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-constexpr int kMaxIncludes = 8;    // deeper is a cycle
-constexpr int kMaxNesting = 8;     // a standard nests three levels; deeper is broken or hostile
+constexpr int kMaxIncludes = 8;  // deeper is a cycle
+constexpr int kMaxNesting = 8;   // a standard nests three levels; deeper is broken or hostile
 constexpr uintmax_t kMaxFileBytes = 1 << 20;
 
 struct FieldRef {
   const char* name;
   uint32_t DramTiming::*member;
 };
-constexpr FieldRef kOrganization[] = {
-    {"ranks", &DramTiming::ranks},       {"bank_groups", &DramTiming::bank_groups},
-    {"banks_per_group", &DramTiming::banks_per_group},
-    {"rows", &DramTiming::rows},         {"columns", &DramTiming::columns},
-    {"bus_bits", &DramTiming::bus_bits}, {"burst_length", &DramTiming::burst_length},
-    {"beats_per_clock", &DramTiming::beats_per_clock}};
+constexpr FieldRef kOrganization[] = {{"ranks", &DramTiming::ranks},
+                                      {"bank_groups", &DramTiming::bank_groups},
+                                      {"banks_per_group", &DramTiming::banks_per_group},
+                                      {"rows", &DramTiming::rows},
+                                      {"columns", &DramTiming::columns},
+                                      {"bus_bits", &DramTiming::bus_bits},
+                                      {"burst_length", &DramTiming::burst_length},
+                                      {"beats_per_clock", &DramTiming::beats_per_clock}};
 constexpr FieldRef kTiming[] = {
-    {"CL", &DramTiming::CL},           {"CWL", &DramTiming::CWL},
-    {"tRCD", &DramTiming::tRCD},       {"tRP", &DramTiming::tRP},
-    {"tRAS", &DramTiming::tRAS},       {"tRC", &DramTiming::tRC},
-    {"tCCD_S", &DramTiming::tCCD_S},   {"tCCD_L", &DramTiming::tCCD_L},
-    {"tRRD_S", &DramTiming::tRRD_S},   {"tRRD_L", &DramTiming::tRRD_L},
-    {"tFAW", &DramTiming::tFAW},       {"tWTR_S", &DramTiming::tWTR_S},
-    {"tWTR_L", &DramTiming::tWTR_L},   {"tRTW_extra", &DramTiming::tRTW_extra},
-    {"tWR", &DramTiming::tWR},         {"tRTP", &DramTiming::tRTP},
-    {"tRFC", &DramTiming::tRFC},       {"tRFCpb", &DramTiming::tRFCpb},
+    {"CL", &DramTiming::CL},         {"CWL", &DramTiming::CWL},
+    {"tRCD", &DramTiming::tRCD},     {"tRP", &DramTiming::tRP},
+    {"tRAS", &DramTiming::tRAS},     {"tRC", &DramTiming::tRC},
+    {"tCCD_S", &DramTiming::tCCD_S}, {"tCCD_L", &DramTiming::tCCD_L},
+    {"tRRD_S", &DramTiming::tRRD_S}, {"tRRD_L", &DramTiming::tRRD_L},
+    {"tFAW", &DramTiming::tFAW},     {"tWTR_S", &DramTiming::tWTR_S},
+    {"tWTR_L", &DramTiming::tWTR_L}, {"tRTW_extra", &DramTiming::tRTW_extra},
+    {"tWR", &DramTiming::tWR},       {"tRTP", &DramTiming::tRTP},
+    {"tRFC", &DramTiming::tRFC},     {"tRFCpb", &DramTiming::tRFCpb},
     {"tREFI", &DramTiming::tREFI}};
+
+template <size_t N>
+std::vector<std::string> names_of(const FieldRef (&fields)[N]) {
+  std::vector<std::string> names;
+  for (const FieldRef& f : fields) names.emplace_back(f.name);
+  return names;
+}
 
 const char* const kTopLevel[] = {"description", "include",      "name",  "source",
                                  "clock_mhz",   "organization", "timing"};
@@ -90,8 +99,8 @@ Json parse(const std::string& text, const std::string& origin) {
 // Each field of `over` in place of base's; "organization" and "timing" field by field.
 void merge(Json& base, const Json& over) {
   for (const auto& [key, value] : over.items()) {
-    if ((key == "organization" || key == "timing") && base.contains(key) && base[key].is_object() &&
-        value.is_object()) {
+    const bool group = key == "organization" || key == "timing";
+    if (group && base.contains(key) && base[key].is_object() && value.is_object()) {
       for (const auto& [field, entry] : value.items()) base[key][field] = entry;
     } else if (key != "include") {
       base[key] = value;
@@ -118,15 +127,16 @@ Json document(const std::string& text, const std::string& origin, const fs::path
   const fs::path local =
       origin_is_builtin ? fs::path() : (dir.empty() ? fs::path(".") : dir) / include;
   std::error_code ec;
-  const bool itself = !local.empty() && fs::equivalent(local, origin, ec);  // mine.json of mine.json
+  const bool itself =
+      !local.empty() && fs::equivalent(local, origin, ec);  // x.json includes x.json
   if (!local.empty() && !itself && is_file(local)) {
-    base = document(file_text(local.string()), local.string(), local.parent_path(), false,
-                    depth + 1);
+    base =
+        document(file_text(local.string()), local.string(), local.parent_path(), false, depth + 1);
   } else if (const DramStandardFile* f = builtin_file(include)) {
     base = document(f->text, f->file, {}, true, depth + 1);
   } else {
-    bad(origin, fmt::format("include '{}': no such file here or among the built-in standards",
-                            include));
+    bad(origin,
+        fmt::format("include '{}': no such file here or among the built-in standards", include));
   }
   merge(base, doc);
   return base;
@@ -143,7 +153,8 @@ const Json& field(const Json& group, const char* name, const std::string& origin
 uint32_t whole(const Json& v, const std::string& origin, const std::string& what) {
   if (!v.is_number_integer() || v.get<int64_t>() < 0 ||
       v.get<int64_t>() > std::numeric_limits<uint32_t>::max())
-    bad(origin, fmt::format("{} must be a whole number of at most 32 bits, not {}", what, v.dump()));
+    bad(origin,
+        fmt::format("{} must be a whole number of at most 32 bits, not {}", what, v.dump()));
   return v.get<uint32_t>();
 }
 
@@ -182,7 +193,8 @@ uint32_t cycles_of(const Json& f, bool round_down, double tck_ns, const std::str
   if (rounded > std::numeric_limits<uint32_t>::max())
     bad(origin, what + fmt::format(": {} ns is too many cycles", ns));
   uint32_t cycles = uint32_t(rounded);
-  if (f.contains("min_tck")) cycles = std::max(cycles, whole(f["min_tck"], origin, what + ".min_tck"));
+  if (f.contains("min_tck"))
+    cycles = std::max(cycles, whole(f["min_tck"], origin, what + ".min_tck"));
   return cycles;
 }
 
@@ -208,20 +220,12 @@ uint32_t sum_of(const Json& timing, const Json& terms, const DramTiming& t,
 }  // namespace
 
 const std::vector<std::string>& dram_organization_fields() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const FieldRef& f : kOrganization) v.emplace_back(f.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = names_of(kOrganization);
   return names;
 }
 
 const std::vector<std::string>& dram_timing_fields() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const FieldRef& f : kTiming) v.emplace_back(f.name);
-    return v;
-  }();
+  static const std::vector<std::string> names = names_of(kTiming);
   return names;
 }
 
@@ -237,9 +241,10 @@ Json dram_standard_document(const std::string& type) {
   if (!is_file(type)) {
     std::string known;
     for (const std::string& name : dram_preset_names()) known += (known.empty() ? "" : ", ") + name;
-    throw ConfigError(fmt::format("memory.type = '{}': neither a built-in DRAM standard ({}) nor "
-                                  "a standard file",
-                                  type, known));
+    throw ConfigError(
+        fmt::format("memory.type = '{}': neither a built-in DRAM standard ({}) nor "
+                    "a standard file",
+                    type, known));
   }
   return document(file_text(type), type, fs::path(type).parent_path(), false, 0);
 }
@@ -259,8 +264,8 @@ DramTiming dram_timing_of(const Json& doc, const std::string& origin) {
   for (const char* group : {"organization", "timing"}) {
     if (!doc.contains(group) || !doc[group].is_object())
       bad(origin, fmt::format("{} is missing (an object)", group));
-    const auto& refs = std::string(group) == "timing" ? dram_timing_fields()
-                                                      : dram_organization_fields();
+    const auto& refs =
+        std::string(group) == "timing" ? dram_timing_fields() : dram_organization_fields();
     for (const auto& [key, value] : doc[group].items()) {
       if (std::find(refs.begin(), refs.end(), key) == refs.end())
         bad(origin, fmt::format("{}: unknown field '{}'", group, key));

@@ -26,8 +26,8 @@ std::string ControllerConfig::problem(const std::string& prefix) const {
                        fmt::join(dram_schedulers().names(), ", "));
   }
   if (!refresh_policies().find(refresh.name)) {
-    return fmt::format("{}.refresh: unknown refresh policy '{}' (known: {})", prefix,
-                       refresh.name, fmt::join(refresh_policies().names(), ", "));
+    return fmt::format("{}.refresh: unknown refresh policy '{}' (known: {})", prefix, refresh.name,
+                       fmt::join(refresh_policies().names(), ", "));
   }
   if (!page_policies().find(page_policy.name)) {
     return fmt::format("{}.page_policy: unknown page policy '{}' (known: {})", prefix,
@@ -56,16 +56,15 @@ ControllerStats::ControllerStats(StatGroup& parent, std::string name, size_t ban
                             double(row_hits.value() + row_misses.value() + row_conflicts.value());
                    }),
       read_latency_avg(*this, "read_latency_avg", "cycles",
-                       "average cycles from a read's arrival to its last data beat",
-                       [this] {
+                       "average cycles from a read's arrival to its last data beat", [this] {
                          return double(read_latency_cycles.value()) / double(reads.value());
                        }) {}
 
 MemoryController::MemoryController(const DramTiming& timing, const ControllerConfig& config,
                                    StatGroup& stats_parent, const std::string& stats_name,
                                    const std::string& prefix)
-    : MemoryController(std::make_shared<const DramTiming>(timing), config, stats_parent,
-                       stats_name, prefix) {}
+    : MemoryController(std::make_shared<const DramTiming>(timing), config, stats_parent, stats_name,
+                       prefix) {}
 
 MemoryController::MemoryController(std::shared_ptr<const DramTiming> shared_timing,
                                    const ControllerConfig& config, StatGroup& stats_parent,

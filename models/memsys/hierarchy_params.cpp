@@ -90,14 +90,17 @@ HierarchyConfig hierarchy_config_from(const Config& config, const MemoryDescript
     }
   }
   if (h.external_memory && h.external_slices) {
-    throw ConfigError(fmt::format("{}: memory.tlm.external_memory and external_slices: with an L2 "
-                                  "of yours there are no slices of ours to put your memory behind",
-                                  config.origin("memory.tlm.external_slices")));
+    throw ConfigError(
+        fmt::format("{}: memory.tlm.external_memory and external_slices: with an L2 "
+                    "of yours there are no slices of ours to put your memory behind",
+                    config.origin("memory.tlm.external_slices")));
   }
   return h;
 }
 
-std::string memory_model(const Config& config) { return kMemoryModel.get(config); }
+std::string memory_model(const Config& config) {
+  return kMemoryModel.get(config);
+}
 
 double peak_gbytes_per_s(const HierarchyConfig& config) {
   return config.dram.peak_gbytes_per_s() * config.mapping.partitions * config.mapping.channels;

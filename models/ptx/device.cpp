@@ -114,7 +114,7 @@ struct FunctionalDevice::Impl : GlobalPlacement {
   SparseMemory memory;
   tex::ObjectRegistry objects;
   std::map<uint64_t, uint64_t> allocations;  // address -> bytes
-  AllocationMap checked;                      // what memcheck knows, kept whether or not it is on
+  AllocationMap checked;                     // what memcheck knows, kept whether or not it is on
   std::vector<std::shared_ptr<const Program>> modules;
   uint32_t next_grid_id = 1;
 };
@@ -133,10 +133,9 @@ Module FunctionalDevice::load_module(std::string_view text, std::string name,
                                      std::string_view ptxas_report, std::string report_name) {
   Diagnostics diags(name);
   std::shared_ptr<Program> program = load_program(
-      ModuleSource{
-          text, name, ptxas_report, report_name,
-          RegisterTarget{impl_->options.registers_per_sm, impl_->options.max_threads_per_sm,
-                         impl_->options.address_bits}},
+      ModuleSource{text, name, ptxas_report, report_name,
+                   RegisterTarget{impl_->options.registers_per_sm,
+                                  impl_->options.max_threads_per_sm, impl_->options.address_bits}},
       *impl_, diags);
   if (!program) throw ModuleLoadError(diags.list());
   impl_->modules.push_back(program);
@@ -198,8 +197,8 @@ uint64_t FunctionalDevice::create_surface(const tex::Resource& r) {
 
 void FunctionalDevice::destroy_object(uint64_t handle) {
   if (!impl_->objects.remove(handle)) {
-    throw std::invalid_argument(fmt::format(
-        "destroy_object: 0x{:x} is not a live texture or surface object", handle));
+    throw std::invalid_argument(
+        fmt::format("destroy_object: 0x{:x} is not a live texture or surface object", handle));
   }
   // The descriptor stays, marked, so that a kernel given the stale handle is told so.
   impl_->set_state(handle, tex::ObjectState::Destroyed);

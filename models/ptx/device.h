@@ -29,7 +29,6 @@ using gpusoc::LaunchStats;
 
 using DevicePtr = uint64_t;
 
-
 /// Ends launches that would never end, with an ExecutionError reporting the CTA's warps: where
 /// each is and what it waits for. 0 turns a limit off. The defaults are the configuration's
 /// (gigathread.watchdog_*).

@@ -11,11 +11,10 @@
 #include "models/ptx/device.h"
 #include "models/ptx/inst.h"
 #include "models/ptx/memcheck.h"
-#include "models/ptx/racecheck.h"
 #include "models/ptx/program.h"
+#include "models/ptx/racecheck.h"
 
 namespace gpusoc::ptx {
-
 
 /// Where a CTA's reserved shared memory region starts: after the kernel's static and dynamic
 /// shared memory, 16-byte aligned when there is such a region.

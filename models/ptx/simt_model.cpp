@@ -32,7 +32,8 @@ class IndependentModel : public SimtModel {
 };
 
 constexpr SimtModelRegistry::Entry kStack{
-    "stack", "reconvergence stack, pre-Volta",
+    "stack",
+    "reconvergence stack, pre-Volta",
     [](const PolicySettings& settings) -> std::unique_ptr<SimtModel> {
       return std::make_unique<StackModel>(settings.get(kDeadlockInstructions));
     },

@@ -284,8 +284,8 @@ void CycleSm::synchronize_to(uint64_t cycle) {
 }
 
 void CycleSm::wait_for_activity() {
-  if (resident_.empty() && arriving_.empty() && miss_path_.in_flight() == 0 &&
-      lsu_queue_.empty() && miss_path_.waiting() == 0 && tex_outbox_.empty()) {
+  if (resident_.empty() && arriving_.empty() && miss_path_.in_flight() == 0 && lsu_queue_.empty() &&
+      miss_path_.waiting() == 0 && tex_outbox_.empty()) {
     wait(work_arrived_);
   } else {
     // Replies whose time only the memory path knows, or END_REQ: let SystemC catch up to them.
@@ -383,8 +383,7 @@ void CycleSm::run() {
       continue;
     }
     advance_to(next);
-    if (cycle_ * cycle_ps_ > ps_.now() + lookahead_ps)
-      synchronize_to(cycle_);
+    if (cycle_ * cycle_ps_ > ps_.now() + lookahead_ps) synchronize_to(cycle_);
   }
 }
 

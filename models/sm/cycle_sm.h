@@ -238,16 +238,16 @@ class CycleSm : public sc_core::sc_module,
   // LSU
   std::vector<Access> accesses_;
   std::vector<uint32_t> free_accesses_;
-  std::vector<LineRequest> lines_;    // scratch for the coalescer
-  std::deque<QueuedLine> lsu_queue_;  // lines waiting for the L1 or the port
+  std::vector<LineRequest> lines_;     // scratch for the coalescer
+  std::deque<QueuedLine> lsu_queue_;   // lines waiting for the L1 or the port
   std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
   // The lost-reply watchdog: when a reply last came (or the first request went out), and its
   // deadline event with the time it fires (armed while that is not past).
   sc_core::sc_time last_reply_;
   sc_core::sc_event reply_deadline_;
   sc_core::sc_time deadline_;
-  L1MissPath miss_path_;  // the L1, the constant cache, requests to the port, replies back
-  uint64_t shared_free_ = 0;               // the shared-memory banks' next free cycle
+  L1MissPath miss_path_;      // the L1, the constant cache, requests to the port, replies back
+  uint64_t shared_free_ = 0;  // the shared-memory banks' next free cycle
   std::vector<MemoryCompletion> replies_;  // scratch
   // Texture requests waiting for the texture unit's port, with their sectors (vectors reused).
   struct TextureOut {

@@ -20,21 +20,21 @@ struct CycleSmConfig {
   uint32_t processing_blocks = 1;  // sub-cores, each with its scheduler and pipelines
   uint32_t warp_slots = 24;        // per SM, spread over the blocks (slot % blocks)
   PolicyChoice scheduler = "gto";
-  ExecutionUnitsConfig units;  // per processing block
+  ExecutionUnitsConfig units;   // per processing block
   uint32_t register_banks = 0;  // per block; 0: no operand-collector conflicts
   bool operand_reuse = false;   // sources reused from the warp's previous instruction read no bank
   SharedMemoryBanks shared;
-  uint32_t shared_latency = 36;  // cycles from a conflict-free shared access to its data
+  uint32_t shared_latency = 36;       // cycles from a conflict-free shared access to its data
   uint32_t shared_replay_cycles = 1;  // cycles each further pass of a bank-conflicted access takes
-  SectoredCacheConfig l1;        // size 0: no L1 data cache (Tesla): global accesses go out
-  SectoredCacheConfig constant;  // the constant cache (sector size = line size)
-  uint32_t param_latency = 4;    // kernel parameters: constant bank 0, always resident
-  uint32_t lsu_queue = 128;      // lines waiting for the L1 or the memory port, per SM
-  uint32_t max_in_flight = 64;   // memory requests outstanding, per SM
-  uint32_t barrier_cycles = 2;   // from the last arrival to the waiting warps' next issue
+  SectoredCacheConfig l1;             // size 0: no L1 data cache (Tesla): global accesses go out
+  SectoredCacheConfig constant;       // the constant cache (sector size = line size)
+  uint32_t param_latency = 4;         // kernel parameters: constant bank 0, always resident
+  uint32_t lsu_queue = 128;           // lines waiting for the L1 or the memory port, per SM
+  uint32_t max_in_flight = 64;        // memory requests outstanding, per SM
+  uint32_t barrier_cycles = 2;        // from the last arrival to the waiting warps' next issue
   uint32_t cta_launch_cycles = 0;
   uint32_t cta_retire_cycles = 0;
-  double clock_mhz = 1350;  // the SM's (shader) clock, from clock.shader_mhz
+  double clock_mhz = 1350;   // the SM's (shader) clock, from clock.shader_mhz
   sc_core::sc_time quantum;  // how far an SM may run ahead (0: decoupling_quantum's)
   /// A memory request without a reply for this many cycles is lost (a memory target that never
   /// answers): the CTAs waiting on it fail with a report of their warps. 0: wait forever.

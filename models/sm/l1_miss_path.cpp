@@ -29,7 +29,8 @@ SectoredCache::Result L1MissPath::load(bool constant, uint64_t line, uint32_t se
   const SectoredCache::Result r = cache.read(line, sectors, cycle, access);
   if (r.outcome == SectoredCache::Outcome::Miss) {
     request(line, r.missing_mask, constant ? constant_sector_bytes_ : l1_sector_bytes_,
-            AccessKind::Load, AtomicOp::Add, warp, (constant ? kConstFillTag : kL1FillTag) | r.mshr);
+            AccessKind::Load, AtomicOp::Add, warp,
+            (constant ? kConstFillTag : kL1FillTag) | r.mshr);
   }
   if (r.outcome == SectoredCache::Outcome::Stall) waits_for_mshr_ = true;  // until a fill lands
   return r;

@@ -101,7 +101,8 @@ const Param<uint32_t> kActiveWarps{"sm.two_level_active_warps", 8, "warps",
 }  // namespace
 
 constexpr WarpSchedulerRegistry::Entry kTwoLevelScheduler{
-    "two_level", "round-robin within an active set; a warp waiting on memory is swapped out",
+    "two_level",
+    "round-robin within an active set; a warp waiting on memory is swapped out",
     [](const PolicySettings& settings) -> std::unique_ptr<WarpScheduler> {
       return std::make_unique<TwoLevelScheduler>(settings.get(kActiveWarps));
     },

@@ -8,7 +8,7 @@ namespace gpusoc::sm {
 
 WarpSchedulerRegistry& warp_schedulers() {
   static WarpSchedulerRegistry registry("sm.scheduler", "warp scheduler",
-                                              {kLrrScheduler, kGtoScheduler, kTwoLevelScheduler});
+                                        {kLrrScheduler, kGtoScheduler, kTwoLevelScheduler});
   return registry;
 }
 

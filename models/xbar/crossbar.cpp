@@ -348,8 +348,7 @@ struct Crossbar::Impl {
   uint64_t next_grant = kNever;
 };
 
-CrossbarStats::CrossbarStats(StatGroup& parent, std::string name, uint32_t inputs,
-                             uint32_t outputs)
+CrossbarStats::CrossbarStats(StatGroup& parent, std::string name, uint32_t inputs, uint32_t outputs)
     : StatGroup(parent, std::move(name)),
       packets(*this, "packets", "packets", "packets granted, per input", inputs),
       bytes(*this, "bytes", "bytes", "wire bytes granted, per input", inputs),

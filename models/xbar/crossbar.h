@@ -37,11 +37,11 @@
 namespace gpusoc::xbar {
 
 struct CrossbarConfig {
-  uint32_t width_bytes = 32;   // per port per cycle
-  uint32_t latency = 2;        // cycles from the switch to the output buffer (>= 1)
-  uint32_t input_buffer = 8;   // packets per input (>= 1)
-  uint32_t output_buffer = 4;  // packets per output (>= 1)
-  uint32_t header_bytes = 8;   // every packet's header; data follows it on the wire
+  uint32_t width_bytes = 32;    // per port per cycle
+  uint32_t latency = 2;         // cycles from the switch to the output buffer (>= 1)
+  uint32_t input_buffer = 8;    // packets per input (>= 1)
+  uint32_t output_buffer = 4;   // packets per output (>= 1)
+  uint32_t header_bytes = 8;    // every packet's header; data follows it on the wire
   PolicyChoice arbiter = "rr";  // "rr" (round-robin per output), "islip", ...
   /// What is wrong, naming `prefix`.key; empty when nothing is.
   std::string problem(const std::string& prefix) const;
@@ -83,17 +83,17 @@ ArbiterRegistry& crossbar_arbiters();
 /// One network's statistics, per port: inputs' grants and waits, outputs' deliveries.
 struct CrossbarStats : StatGroup {
   CrossbarStats(StatGroup& parent, std::string name, uint32_t inputs, uint32_t outputs);
-  CounterVector packets;          // per input: granted
-  CounterVector bytes;            // per input: wire bytes granted
-  CounterVector busy_cycles;      // per input: cycles transmitting (counted at the grant)
-  CounterVector conflict_cycles;  // per input: the head packet (the input's oldest) waited while
-                                  // its output was granted to another input or still
-                                  // transmitting (its input idle, its output not full)
-  CounterVector blocked_cycles;   // per input: the head packet waited because its output's
-                                  // buffer was full (backpressure from the receiver)
-  CounterVector delivered_packets;     // per output
-  CounterVector delivered_bytes;       // per output: wire bytes
-  CounterVector output_busy_cycles;    // per output: cycles receiving (counted at the grant)
+  CounterVector packets;             // per input: granted
+  CounterVector bytes;               // per input: wire bytes granted
+  CounterVector busy_cycles;         // per input: cycles transmitting (counted at the grant)
+  CounterVector conflict_cycles;     // per input: the head packet (the input's oldest) waited while
+                                     // its output was granted to another input or still
+                                     // transmitting (its input idle, its output not full)
+  CounterVector blocked_cycles;      // per input: the head packet waited because its output's
+                                     // buffer was full (backpressure from the receiver)
+  CounterVector delivered_packets;   // per output
+  CounterVector delivered_bytes;     // per output: wire bytes
+  CounterVector output_busy_cycles;  // per output: cycles receiving (counted at the grant)
 };
 
 class Crossbar {

@@ -146,8 +146,8 @@ class IslipArbiter final : public CrossbarArbiter {
 };
 
 const Param<uint32_t> kIslipIterations{
-    "xbar.islip_iterations", 1, "", "request-grant-accept iterations per cycle of the islip arbiter",
-    Range{1, 64}};
+    "xbar.islip_iterations", 1, "",
+    "request-grant-accept iterations per cycle of the islip arbiter", Range{1, 64}};
 
 constexpr ArbiterRegistry::Entry kRoundRobin{
     "rr", "round-robin per output over each input's oldest packet, with head-of-line blocking",
@@ -155,13 +155,14 @@ constexpr ArbiterRegistry::Entry kRoundRobin{
        uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
       return std::make_unique<RoundRobinArbiter>(inputs, outputs);
     }};
-constexpr ArbiterRegistry::Entry kIslip{
-    "islip", "iSLIP over virtual output queues",
-    [](const PolicySettings& settings, uint32_t inputs,
-       uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
-      return std::make_unique<IslipArbiter>(inputs, outputs, settings.get(kIslipIterations));
-    },
-    {&kIslipIterations}};
+constexpr ArbiterRegistry::Entry kIslip{"islip",
+                                        "iSLIP over virtual output queues",
+                                        [](const PolicySettings& settings, uint32_t inputs,
+                                           uint32_t outputs) -> std::unique_ptr<CrossbarArbiter> {
+                                          return std::make_unique<IslipArbiter>(
+                                              inputs, outputs, settings.get(kIslipIterations));
+                                        },
+                                        {&kIslipIterations}};
 
 }  // namespace
 

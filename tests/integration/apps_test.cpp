@@ -117,10 +117,11 @@ TEST(AppOnSocTimeResolution, OneNanosecondAndOneFemtosecondStayWithinThePhaseSpr
         if (!app.order_dependent_counts) {
           EXPECT_EQ(other.stats.warp_instructions, ps.stats.warp_instructions);
         }
-        std::printf("[resolution] %s on %s SMs at %g ps: kernel %.1f ns; at 1 ps %.1f ns, "
-                    "phase spread %.1f-%.1f ns (%.2f%%)\n",
-                    name, sm_model, resolution_ps, other.stats.kernel_ns, ps.stats.kernel_ns, lo,
-                    hi, 100 * (hi - lo) / ps.stats.kernel_ns);
+        std::printf(
+            "[resolution] %s on %s SMs at %g ps: kernel %.1f ns; at 1 ps %.1f ns, "
+            "phase spread %.1f-%.1f ns (%.2f%%)\n",
+            name, sm_model, resolution_ps, other.stats.kernel_ns, ps.stats.kernel_ns, lo, hi,
+            100 * (hi - lo) / ps.stats.kernel_ns);
         EXPECT_GE(other.stats.kernel_ns, lo - margin) << "at " << resolution_ps << " ps";
         EXPECT_LE(other.stats.kernel_ns, hi + margin) << "at " << resolution_ps << " ps";
       }

@@ -181,8 +181,8 @@ TEST_F(CliTest, InfoDerivesPeaksAndOccupancyLimits) {
 // V100 from its whitepaper: 80 SMs x 64 FP32 lanes x 2 flops x 1.53 GHz = 15.67 TFLOP/s, half
 // that in FP64; 4096-bit HBM2 at 1.754 GT/s = 898 GB/s; as cycle-level SMs, 4 blocks.
 TEST_F(CliTest, InfoDescribesTheVoltaConfiguration) {
-  const Outcome info = gpusoc("info --format json --config " + kConfigDir +
-                              "/volta-v100.json --set sm.model=cycle");
+  const Outcome info =
+      gpusoc("info --format json --config " + kConfigDir + "/volta-v100.json --set sm.model=cycle");
   ASSERT_EQ(info.status, 0) << info.err;
   const nlohmann::json j = nlohmann::json::parse(info.out);
   EXPECT_EQ(j["sms"], 80);

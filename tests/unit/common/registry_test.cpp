@@ -32,22 +32,21 @@ const Param<std::string> kKind{"test_registry.kind", "triangle", "", "the shape"
 const Param<int32_t> kSides{"test_registry.ngon_sides", 5, "", "ngon: its corners", Range{3, 64}};
 
 // Entries are constants, as each implementation file defines its own.
-constexpr ShapeRegistry::Entry kTriangle{
-    "triangle", "three corners",
-    [](const PolicySettings&, int) -> std::unique_ptr<Shape> {
-      return std::make_unique<Polygon>(3);
-    }};
+constexpr ShapeRegistry::Entry kTriangle{"triangle", "three corners",
+                                         [](const PolicySettings&, int) -> std::unique_ptr<Shape> {
+                                           return std::make_unique<Polygon>(3);
+                                         }};
 constexpr ShapeRegistry::Entry kNgon{
-    "ngon", "as many corners as its parameter says, plus the factory's argument",
+    "ngon",
+    "as many corners as its parameter says, plus the factory's argument",
     [](const PolicySettings& s, int extra) -> std::unique_ptr<Shape> {
       return std::make_unique<Polygon>(s.get(kSides) + extra);
     },
     {&kSides}};
-constexpr ShapeRegistry::Entry kSquare{
-    "square", "four corners",
-    [](const PolicySettings&, int) -> std::unique_ptr<Shape> {
-      return std::make_unique<Polygon>(4);
-    }};
+constexpr ShapeRegistry::Entry kSquare{"square", "four corners",
+                                       [](const PolicySettings&, int) -> std::unique_ptr<Shape> {
+                                         return std::make_unique<Polygon>(4);
+                                       }};
 
 TEST(Registry, MakesByNameWithTheFactorysArguments) {
   const ShapeRegistry shapes("test_registry.kind", "shape", {kTriangle, kNgon});

@@ -20,7 +20,9 @@ namespace {
 using ::testing::HasSubstr;
 
 // ceil(ns / tCK), as a standard's nanoseconds become cycles.
-uint32_t cycles(double ns, double mhz) { return uint32_t(std::ceil(ns * mhz / 1000.0 - 1e-9)); }
+uint32_t cycles(double ns, double mhz) {
+  return uint32_t(std::ceil(ns * mhz / 1000.0 - 1e-9));
+}
 
 TEST(DramStandards, EachBuiltInNameHasItsFileAndEachFileItsName) {
   std::set<std::string> files;
@@ -62,8 +64,8 @@ TEST(DramStandards, IncludesAreFoundBesideTheFileThenAmongTheBuiltInOnes) {
   dir.write("hbm2.json", R"js({"include": "hbm2.json", "timing": {"tCCD_L": {"tck": 5}}})js");
   const std::string mine = dir.write("mine.json", R"js({"include": "hbm2.json"})js");
   const DramTiming t = dram_timing_of(dram_standard_document(mine), mine);
-  EXPECT_EQ(t.tCCD_L, 5u);                           // from the file beside it
-  EXPECT_EQ(t.tRCD, dram_preset("HBM2").tRCD);       // which took the rest from the built-in
+  EXPECT_EQ(t.tCCD_L, 5u);                      // from the file beside it
+  EXPECT_EQ(t.tRCD, dram_preset("HBM2").tRCD);  // which took the rest from the built-in
 }
 
 // memory.type in a configuration file names a standard beside that file.

@@ -193,8 +193,9 @@ TEST(MemoryController, BlissWithOneRequesterServesRowHitsFirstAsFrfcfsDoes) {
     orders[i] = completion_ids(h);
   }
   EXPECT_EQ(orders[1], orders[0]);
-  EXPECT_NE(orders[0], (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                                              16, 17, 18, 19, 20, 21, 22, 23}));  // not plain fcfs
+  EXPECT_NE(orders[0],
+            (std::vector<uint64_t>{0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                   13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}));  // not plain fcfs
 }
 
 // `reads` reads and `writes` writes queued at cycle 0 over eight banks; the column commands in

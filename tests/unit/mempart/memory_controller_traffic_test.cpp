@@ -24,7 +24,8 @@ void run_random(const std::string& preset, const std::string& scheduler, const s
   const DramTiming& t = dram_preset(preset);
   SCOPED_TRACE(preset + " " + scheduler + " " + page + (per_bank ? " REFpb" : " REF"));
   ControllerConfig config;
-  config.scheduler = scheduler, config.page_policy = page, config.refresh = per_bank ? "per_bank" : "all_bank";
+  config.scheduler = scheduler, config.page_policy = page,
+  config.refresh = per_bank ? "per_bank" : "all_bank";
   ControllerHarness h(t, config);
   std::mt19937 rng(7);
   const uint32_t requests = 12000, burst = t.burst_cycles();

@@ -187,8 +187,7 @@ TEST_P(WarpStepTest, RunningInOneGoMatchesStepping) {
   EXPECT_EQ(results(), (std::vector<uint32_t>{5, 104, 30, 30}));
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, WarpStepTest,
-                         ::testing::Values("stack", "independent"),
+INSTANTIATE_TEST_SUITE_P(Models, WarpStepTest, ::testing::Values("stack", "independent"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
