@@ -1,5 +1,5 @@
-// DramChannel: the rules of dram_timing.h as "next allowed" cycles kept per bank, per bank group
-// of a rank (the _L values) and per rank (the _S values, tFAW, refresh), so that earliest() is a
+// DramChannel: the rule table of dram_timing_rules.h as "next allowed" cycles kept per bank, per
+// bank group, per rank and for the channel, raised when a command issues, so that earliest() is a
 // handful of max() operations: the controller asks it for every candidate every cycle.
 #include "models/mempart/dram_channel.h"
 
@@ -18,15 +18,6 @@ void raise(uint64_t& at, uint64_t value) {
   at = std::max(at, value);
 }
 
-// t - d, but never before cycle 0: a latency may reach back before the start of time.
-uint64_t minus(uint64_t t, uint32_t d) {
-  return t > d ? t - d : 0;
-}
-
-bool is_read(DramCommandKind k) {
-  return k == DramCommandKind::Read || k == DramCommandKind::ReadPrecharge;
-}
-
 }  // namespace
 
 DramChannel::DramChannel(const DramTiming& timing)
@@ -36,17 +27,21 @@ DramChannel::DramChannel(std::shared_ptr<const DramTiming> timing) : timing_(std
   if (!timing_) throw ModelError(kModule, "constructed without a timing");
   const std::string problem = timing_->problem();
   if (!problem.empty()) throw ConfigError(problem);
+  delays_ = dram_timing_delays(*timing_);
+  for (size_t i = 0; i < kNumDramTimingRules; ++i) {
+    const DramTimingRule& r = kDramTimingRules[i];
+    if (r.scope != DramRuleScope::OtherBankGroups) continue;
+    for (size_t j = 0; j < kNumDramTimingRules; ++j) {
+      const DramTimingRule& g = kDramTimingRules[j];
+      other_groups_in_rank_[i] |= g.scope == DramRuleScope::BankGroup && g.earlier == r.earlier &&
+                                  g.later == r.later && g.nth == 1 && !g.open_bank_only &&
+                                  delays_[j] >= delays_[i];
+    }
+  }
   banks_.resize(size_t(timing_->ranks) * timing_->banks());
   groups_.resize(size_t(timing_->ranks) * timing_->bank_groups);
   shared_.assign(groups_.size() * 4, 0);  // nothing issued: nothing shared holds a command back
   ranks_.resize(timing_->ranks);
-  burst_ = timing_->burst_cycles();
-  ccd_s_ = std::max(timing_->tCCD_S, burst_);
-  ccd_l_ = std::max(timing_->tCCD_L, burst_);
-  rd_to_wr_ = timing_->CL + burst_ + timing_->tRTW_extra;  // CWL is taken off where it is used
-  wr_to_rd_s_ = timing_->CWL + burst_ + timing_->tWTR_S;
-  wr_to_rd_l_ = timing_->CWL + burst_ + timing_->tWTR_L;
-  wr_to_pre_ = timing_->CWL + burst_ + timing_->tWR;
 }
 
 void DramChannel::check_address(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
@@ -58,6 +53,11 @@ void DramChannel::check_address(uint32_t rank, uint32_t bank_group, uint32_t ban
                                  rank, bank_group, bank, timing_->name, timing_->ranks,
                                  timing_->bank_groups, timing_->banks_per_group));
   }
+}
+
+uint64_t DramChannel::above_bank(Slot slot, uint32_t rank, uint32_t bank_group) const {
+  return std::max({groups_[group_index(rank, bank_group)].next[slot], ranks_[rank].next[slot],
+                   channel_.next[slot]});
 }
 
 uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t bank_group,
@@ -76,57 +76,125 @@ uint64_t DramChannel::earliest(DramCommandKind kind, uint32_t rank, uint32_t ban
       return own == kNever ? kNever : std::max({now, own, shared_ready(kind, rank, bank_group)});
     }
     case DramCommandKind::PrechargeAll: {
-      // Rare (refresh preparation): a walk over the rank's banks, no allocation.
-      uint64_t t = std::max(now, r.refresh_end);
-      const size_t first = bank_index(rank, 0, 0);
-      for (size_t i = first; i < first + timing_->banks(); ++i) {
-        raise(t, banks_[i].refresh_end);
-        if (banks_[i].open) raise(t, banks_[i].next_pre);
+      // Rare (refresh preparation): a PRE to each bank of the rank, no allocation.
+      uint64_t t = now;
+      for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
+        raise(t, above_bank(kPre, rank, bg));
+        for (uint32_t bk = 0; bk < timing_->banks_per_group; ++bk) {
+          raise(t, bank_ready(DramCommandKind::Precharge, rank, bg, bk));
+        }
       }
       return t;
     }
     case DramCommandKind::Refresh:
       if (r.open_banks != 0) return kNever;
-      return std::max(now, r.idle);
+      return std::max(now, above_bank(kRef, rank, 0));
     case DramCommandKind::RefreshBank:
       if (timing_->tRFCpb == 0 || b.open) return kNever;
-      return std::max({now, b.next_act, r.refresh_end});
+      return std::max({now, b.next[kRefBank], above_bank(kRefBank, rank, bank_group)});
   }
   return kNever;
 }
 
-// Brings shared_ up to date after `kind` issued to `rank`: ACT moves ACT's entries in the rank,
-// REF those of ACT and PRE, a column command those of RD and WR in every rank (the data bus is
-// the channel's). The rank's and the bus's part is taken once, then each bank group's added.
-void DramChannel::update_shared(DramCommandKind kind, uint32_t rank) {
-  if (kind == DramCommandKind::Activate || kind == DramCommandKind::Refresh) {
-    const Rank& r = ranks_[rank];
-    const uint64_t act = std::max(r.next_act, r.faw[r.faw_next]);
-    for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
-      uint64_t* at = &shared_[group_index(rank, bg) * 4];
-      at[0] = std::max(act, groups_[group_index(rank, bg)].next_act);
-      at[1] = r.refresh_end;
-    }
-    return;
+namespace {
+
+// The slot a rule raises, its place among the rules with nth > 1, and the shared_ entries the
+// rules from a class move: all known when the program is compiled.
+constexpr DramChannel::Slot slot_of(const DramTimingRule& r) {
+  using C = DramClass;
+  if (r.open_bank_only) return DramChannel::kPreOpen;
+  return r.later == C::Act       ? DramChannel::kAct
+         : r.later == C::Pre     ? DramChannel::kPre
+         : r.later == C::Rd      ? DramChannel::kRd
+         : r.later == C::Wr      ? DramChannel::kWr
+         : r.later == C::RefBank ? DramChannel::kRefBank
+                                 : DramChannel::kRef;
+}
+constexpr uint32_t window_of(size_t rule) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < rule; ++i) n += kDramTimingRules[i].nth > 1;
+  return n;
+}
+constexpr uint32_t shared_slots_from(DramClass from) {
+  uint32_t slots = 0;
+  for (const DramTimingRule& r : kDramTimingRules) {
+    if (r.earlier == from && r.scope != DramRuleScope::Bank && slot_of(r) < 4)
+      slots |= 1u << slot_of(r);
   }
-  const uint64_t bus_rd = minus(bus_free_, timing_->CL), bus_wr = minus(bus_free_, timing_->CWL);
-  for (uint32_t k = 0; k < timing_->ranks; ++k) {
-    const uint64_t rd = std::max(ranks_[k].next_rd, bus_rd);
-    const uint64_t wr = std::max(ranks_[k].next_wr, bus_wr);
-    for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
-      const Group& g = groups_[group_index(k, bg)];
-      uint64_t* at = &shared_[group_index(k, bg) * 4];
-      at[2] = std::max(rd, g.next_rd);
-      at[3] = std::max(wr, g.next_wr);
+  return slots;
+}
+constexpr bool moves_channel_from(DramClass from) {
+  for (const DramTimingRule& r : kDramTimingRules) {
+    if (r.earlier == from && r.scope == DramRuleScope::Channel) return true;
+  }
+  return false;
+}
+}  // namespace
+
+template <DramClass kFrom, size_t I>
+void DramChannel::apply_rule(uint64_t t, const Where& at_) {
+  constexpr const DramTimingRule& rule = kDramTimingRules[I];
+  if constexpr (rule.earlier == kFrom) {
+    constexpr Slot slot = slot_of(rule);
+    // Never below 0: a negative delay may reach back before the start of time.
+    const uint64_t at = uint64_t(std::max<int64_t>(int64_t(t) + delays_[I], 0));
+    if constexpr (rule.nth > 1) {
+      Window& w = at_.rank->windows[window_of(I)];
+      w.ring[w.oldest] = at;
+      w.oldest = (w.oldest + 1) % rule.nth;
+      raise(at_.rank->next[slot], w.ring[w.oldest]);
+    } else if constexpr (rule.scope == DramRuleScope::Bank) {
+      static_assert(slot < kBankSlots, "a rule of scope Bank gates REF");
+      raise(at_.bank->next[slot], at);
+    } else if constexpr (rule.scope == DramRuleScope::BankGroup) {
+      raise(at_.group->next[slot], at);
+    } else if constexpr (rule.scope == DramRuleScope::OtherBankGroups) {
+      if (other_groups_in_rank_[I]) {
+        raise(at_.rank->next[slot], at);
+      } else {
+        Level* first = &groups_[group_index(at_.rank_index, 0)];
+        for (Level* g = first; g != first + timing_->bank_groups; ++g) {
+          if (g != at_.group) raise(g->next[slot], at);
+        }
+      }
+    } else if constexpr (rule.scope == DramRuleScope::Rank) {
+      raise(at_.rank->next[slot], at);
+    } else {
+      raise(channel_.next[slot], at);
     }
   }
 }
 
-void DramChannel::close(Rank& r, Bank& b, uint64_t precharge_at) {
-  b.open = false;
-  --r.open_banks;
-  raise(b.next_act, precharge_at + timing_->tRP);
-  raise(r.idle, b.next_act);
+template <DramClass kFrom, size_t... I>
+void DramChannel::apply_from(std::index_sequence<I...>, uint64_t t, uint32_t rank,
+                             uint32_t bank_group, uint32_t bank) {
+  // REF names no bank: its rules have scope Rank or Channel (dram_timing_rules.h).
+  constexpr bool names_bank = kFrom != DramClass::Ref;
+  const Where where{names_bank ? &banks_[bank_index(rank, bank_group, bank)] : nullptr,
+                    names_bank ? &groups_[group_index(rank, bank_group)] : nullptr, &ranks_[rank],
+                    rank};
+  (apply_rule<kFrom, I>(t, where), ...);
+  // shared_: the entries of the rank, or of every rank after the data bus moved, when a rule of
+  // scope above the bank moved one.
+  constexpr uint32_t slots = shared_slots_from(kFrom);
+  if constexpr (slots != 0) {
+    constexpr bool all = moves_channel_from(kFrom);
+    for (uint32_t k = all ? 0 : rank; k < (all ? timing_->ranks : rank + 1); ++k) {
+      uint64_t above[4];
+      for (uint32_t s = 0; s < 4; ++s) above[s] = std::max(ranks_[k].next[s], channel_.next[s]);
+      for (size_t gi = group_index(k, 0); gi < group_index(k, 0) + timing_->bank_groups; ++gi) {
+        for (uint32_t s = 0; s < 4; ++s) {
+          if ((slots >> s) & 1) shared_[gi * 4 + s] = std::max(above[s], groups_[gi].next[s]);
+        }
+      }
+    }
+  }
+}
+
+void DramChannel::close(uint32_t rank, uint32_t bank_group, uint32_t bank, uint64_t precharge_at) {
+  banks_[bank_index(rank, bank_group, bank)].open = false;
+  --ranks_[rank].open_banks;
+  apply<DramClass::Pre>(precharge_at, rank, bank_group, bank);
 }
 
 uint64_t DramChannel::issue(const DramCommand& c) {
@@ -144,72 +212,53 @@ uint64_t DramChannel::issue(const DramCommand& c) {
 
 uint64_t DramChannel::issue_planned(const DramCommand& c) {
   const uint64_t t = c.cycle;
-  Rank& r = ranks_[c.rank];
-  Group& g = groups_[group_index(c.rank, c.bank_group)];
-  Bank& b = banks_[bank_index(c.rank, c.bank_group, c.bank)];
+  // REF and PREA name no bank.
+  auto bank = [&]() -> Bank& { return banks_[bank_index(c.rank, c.bank_group, c.bank)]; };
+  const DramClass cls = dram_class(c.kind);
+  uint64_t data_end = 0;
   switch (c.kind) {
     case DramCommandKind::Activate:
-      b.open = true;
-      b.row = c.row;
-      b.next_rd = b.next_wr = t + timing_->tRCD;
-      b.next_pre = t + timing_->tRAS;
-      raise(b.next_act, t + timing_->tRC);
-      raise(r.idle, b.next_act);
-      ++r.open_banks;
-      raise(r.next_act, t + timing_->tRRD_S);
-      raise(g.next_act, t + timing_->tRRD_L);
-      r.faw[r.faw_next] = t + timing_->tFAW;
-      r.faw_next = (r.faw_next + 1) % 4;
-      update_shared(c.kind, c.rank);
-      return 0;
+      bank().open = true;
+      bank().row = c.row;
+      ++ranks_[c.rank].open_banks;
+      apply<DramClass::Act>(t, c.rank, c.bank_group, c.bank);
+      break;
     case DramCommandKind::Precharge:
-      if (b.open) close(r, b, t);
-      return 0;
-    case DramCommandKind::PrechargeAll: {
-      const size_t first = bank_index(c.rank, 0, 0);
-      for (size_t i = first; i < first + timing_->banks(); ++i) {
-        if (banks_[i].open) close(r, banks_[i], t);
+      if (bank().open) close(c.rank, c.bank_group, c.bank, t);  // else a no-op
+      break;
+    case DramCommandKind::PrechargeAll:
+      for (uint32_t bg = 0; bg < timing_->bank_groups; ++bg) {
+        for (uint32_t bk = 0; bk < timing_->banks_per_group; ++bk) {
+          if (banks_[bank_index(c.rank, bg, bk)].open) close(c.rank, bg, bk, t);
+        }
       }
-      return 0;
-    }
+      break;
     case DramCommandKind::Read:
     case DramCommandKind::ReadPrecharge:
     case DramCommandKind::Write:
-    case DramCommandKind::WritePrecharge: {
-      uint64_t data_end;
-      if (is_read(c.kind)) {
-        raise(b.next_pre, t + timing_->tRTP);
-        raise(r.next_rd, t + ccd_s_);
-        raise(g.next_rd, t + ccd_l_);
-        raise(r.next_wr, minus(t + rd_to_wr_, timing_->CWL));
-        data_end = t + timing_->CL + burst_;
+    case DramCommandKind::WritePrecharge:
+      if (cls == DramClass::Rd) {
+        apply<DramClass::Rd>(t, c.rank, c.bank_group, c.bank);
       } else {
-        raise(b.next_pre, t + wr_to_pre_);
-        raise(r.next_wr, t + ccd_s_);
-        raise(g.next_wr, t + ccd_l_);
-        raise(r.next_rd, t + wr_to_rd_s_);
-        raise(g.next_rd, t + wr_to_rd_l_);
-        data_end = t + timing_->CWL + burst_;
+        apply<DramClass::Wr>(t, c.rank, c.bank_group, c.bank);
       }
-      bus_free_ = std::max(bus_free_, data_end);
-      if (c.kind == DramCommandKind::ReadPrecharge || c.kind == DramCommandKind::WritePrecharge)
-        close(r, b, b.next_pre);
-      update_shared(c.kind, c.rank);
-      return data_end;
-    }
+      data_end = t + (cls == DramClass::Rd ? timing_->CL : timing_->CWL) + timing_->burst_cycles();
+      if (c.kind == DramCommandKind::ReadPrecharge || c.kind == DramCommandKind::WritePrecharge) {
+        // The bank precharges itself when a PRE would first be allowed.
+        const uint64_t pre =
+            std::max({t, bank_ready(DramCommandKind::Precharge, c.rank, c.bank_group, c.bank),
+                      above_bank(kPre, c.rank, c.bank_group)});
+        close(c.rank, c.bank_group, c.bank, pre);
+      }
+      break;
     case DramCommandKind::Refresh:
-      r.refresh_end = t + timing_->tRFC;
-      raise(r.next_act, r.refresh_end);
-      raise(r.idle, r.refresh_end);
-      update_shared(c.kind, c.rank);
-      return 0;
+      apply<DramClass::Ref>(t, c.rank, 0, 0);
+      break;
     case DramCommandKind::RefreshBank:
-      b.refresh_end = t + timing_->tRFCpb;
-      raise(b.next_act, b.refresh_end);
-      raise(r.idle, b.next_act);
-      return 0;
+      apply<DramClass::RefBank>(t, c.rank, c.bank_group, c.bank);
+      break;
   }
-  return 0;
+  return data_end;
 }
 
 bool DramChannel::is_open(uint32_t rank, uint32_t bank_group, uint32_t bank) const {

@@ -1,16 +1,19 @@
 // The timing state of one DRAM channel, as a memory controller consults it: for a command to a
-// bank, the earliest cycle the device accepts it given everything issued before (bank, bank
-// group, rank and data-bus constraints of dram_timing.h), and the state change when it issues.
+// bank, the earliest cycle the device accepts it given everything issued before (the rule table
+// of dram_timing_rules.h and its state rules), and the state change when it issues.
 // Pure timing: no data. The controller (scheduler, page policy, refresh) stands on this.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "models/mempart/dram_command.h"
 #include "models/mempart/dram_timing.h"
+#include "models/mempart/dram_timing_rules.h"
 
 namespace gpusoc::mempart {
 
@@ -39,20 +42,20 @@ class DramChannel {
     const Bank& b = banks_[bank_index(rank, bank_group, bank)];
     switch (kind) {
       case DramCommandKind::Activate:
-        return b.open ? kNever : b.next_act;
+        return b.open ? kNever : b.next[kAct];
       case DramCommandKind::Precharge:
-        return std::max(b.refresh_end, b.open ? b.next_pre : 0);
+        return std::max(b.next[kPre], b.open ? b.next[kPreOpen] : 0);
       case DramCommandKind::Read:
       case DramCommandKind::ReadPrecharge:
-        return b.open ? b.next_rd : kNever;
+        return b.open ? b.next[kRd] : kNever;
       default:  // Write, WritePrecharge
-        return b.open ? b.next_wr : kNever;
+        return b.open ? b.next[kWr] : kNever;
     }
   }
-  /// shared_ready: the constraints of its bank group, rank and the data bus (tRRD, tFAW, tCCD,
-  /// tWTR, read-to-write, the bus, a running REF): ACT and REF move them for ACT and PRE, column
-  /// commands for RD and WR. Kept in a table that issue() brings up to date, so that a
-  /// controller can read a bank's entry directly (shared_table()[shared_index(...)]).
+  /// shared_ready: the rules of scope bank group, rank and channel (tRRD, tFAW, tCCD, tWTR,
+  /// read-to-write, the data bus, a running REF). Kept in a table that issue() brings up to
+  /// date, so that a controller can read a bank's entry directly
+  /// (shared_table()[shared_index(...)]).
   uint64_t shared_ready(DramCommandKind kind, uint32_t rank, uint32_t bank_group) const {
     return shared_[shared_index(kind, rank, bank_group)];
   }
@@ -80,12 +83,16 @@ class DramChannel {
   bool is_open(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
   /// The row the bank holds open (its last ACT's row once it is closed).
   uint32_t open_row(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
+  /// Where a rule's later command keeps its "next allowed" cycle: one slot per DramClass, and
+  /// one more for the rules that gate only a PRE closing an open bank. No rule of scope Bank
+  /// gates REF (dram_timing_rules.h), so a bank keeps the slots before kRef only.
+  enum Slot : uint8_t { kAct, kPre, kRd, kWr, kRefBank, kPreOpen, kRef, kSlots };
+  static constexpr unsigned kBankSlots = kRef;
   /// One bank's state and own constraints (what bank_ready() reads).
   struct Bank {
     bool open = false;
     uint32_t row = 0;
-    uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
-    uint64_t refresh_end = 0;  // the last REFpb to it ends
+    uint64_t next[kBankSlots] = {};  // the rules of scope Bank, by slot
   };
   /// Unchecked, by flat bank index (rank-major, then bank group, then bank): the controller's
   /// hot path.
@@ -94,21 +101,28 @@ class DramChannel {
   /// PRE to another row, else RD or WR (`write`). Selections, not a switch: planning asks it after
   /// every command.
   static uint64_t next_command_ready(const Bank& b, uint32_t row, bool write) {
-    uint64_t ready = write ? b.next_wr : b.next_rd;
-    ready = b.row == row ? ready : std::max(b.refresh_end, b.next_pre);
-    return b.open ? ready : b.next_act;
+    uint64_t ready = write ? b.next[kWr] : b.next[kRd];
+    ready = b.row == row ? ready : std::max(b.next[kPre], b.next[kPreOpen]);
+    return b.open ? ready : b.next[kAct];
   }
 
  private:
-  struct Group {  // per rank and bank group: the _L constraints
-    uint64_t next_act = 0, next_rd = 0, next_wr = 0;
+  struct Level {  // a bank group's, a rank's or the channel's "next allowed", by slot
+    uint64_t next[kSlots] = {};
   };
-  struct Rank {  // the _S constraints, the four-activate window and refresh
-    uint64_t next_act = 0, next_rd = 0, next_wr = 0;
-    uint64_t idle = 0;         // every bank could take an ACT (its tRP, tRC, refreshes): REF
-    uint64_t refresh_end = 0;  // the last all-bank REF ends
-    uint64_t faw[4] = {};      // ring: when each of the last four ACTs lets a fifth through
-    uint32_t faw_next = 0;     // the oldest of the four
+  static constexpr uint32_t kWindows = [] {
+    uint32_t n = 0;
+    for (const DramTimingRule& r : kDramTimingRules) n += r.nth > 1;
+    return n;
+  }();
+  // A rule with nth > 1 in one rank: when each of the last nth earlier commands lets one through.
+  // The oldest only grows (commands issue in cycle order), so it is raised into Rank::next.
+  struct Window {
+    uint64_t ring[kMaxNth] = {};
+    uint32_t oldest = 0;
+  };
+  struct Rank : Level {
+    std::array<Window, kWindows> windows;  // by the rule's place among those with nth > 1
     uint32_t open_banks = 0;
   };
   void check_address(uint32_t rank, uint32_t bank_group, uint32_t bank) const;
@@ -118,18 +132,38 @@ class DramChannel {
   size_t bank_index(uint32_t rank, uint32_t bank_group, uint32_t bank) const {
     return group_index(rank, bank_group) * timing_->banks_per_group + bank;
   }
-  void close(Rank& r, Bank& b, uint64_t precharge_at);
-  void update_shared(DramCommandKind kind, uint32_t rank);
+  /// The constraints of every scope above the bank on `slot`.
+  uint64_t above_bank(Slot slot, uint32_t rank, uint32_t bank_group) const;
+  /// Applies the rules from a command of class kFrom at cycle t, the table unrolled per class,
+  /// and brings shared_ up to date.
+  template <DramClass kFrom>
+  void apply(uint64_t t, uint32_t rank, uint32_t bank_group, uint32_t bank) {
+    apply_from<kFrom>(std::make_index_sequence<kNumDramTimingRules>(), t, rank, bank_group, bank);
+  }
+  template <DramClass kFrom, size_t... I>
+  void apply_from(std::index_sequence<I...>, uint64_t t, uint32_t rank, uint32_t bank_group,
+                  uint32_t bank);
+  struct Where {   // what a command's rules raise: its bank, bank group and rank
+    Bank* bank;    // null for REF
+    Level* group;  // null for REF
+    Rank* rank;
+    uint32_t rank_index;
+  };
+  template <DramClass kFrom, size_t I>
+  void apply_rule(uint64_t t, const Where& where);
+  void close(uint32_t rank, uint32_t bank_group, uint32_t bank, uint64_t precharge_at);
 
-  std::shared_ptr<const DramTiming> timing_;  // never null
-  std::vector<Bank> banks_;                   // rank-major, then bank group, then bank
-  std::vector<Group> groups_;                 // rank-major
+  std::shared_ptr<const DramTiming> timing_;         // never null
+  std::array<int64_t, kNumDramTimingRules> delays_;  // by rule
+  // By rule: a rule of scope OtherBankGroups kept in the rank's counter, because the same-group
+  // rule on its slot is at least as strict (the _S values under the _L ones): one counter
+  // raised instead of one per other group, and the same cycles.
+  std::array<bool, kNumDramTimingRules> other_groups_in_rank_{};
+  std::vector<Bank> banks_;    // rank-major, then bank group, then bank
+  std::vector<Level> groups_;  // rank-major
   std::vector<Rank> ranks_;
-  uint64_t bus_free_ = 0;         // the end of the last burst on the data bus
+  Level channel_;
   std::vector<uint64_t> shared_;  // shared_ready(), by shared_index()
-  // Derived once from timing_, in tCK.
-  uint32_t burst_ = 0, ccd_s_ = 0, ccd_l_ = 0, rd_to_wr_ = 0, wr_to_rd_s_ = 0, wr_to_rd_l_ = 0,
-           wr_to_pre_ = 0;
 };
 
 }  // namespace gpusoc::mempart

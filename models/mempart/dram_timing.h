@@ -1,38 +1,6 @@
-// The timing of a DRAM device, in command-clock cycles (tCK), and its organization. Presets name
-// their source (a datasheet or JEDEC standard). What each constraint means, for the channel model
-// (dram_channel.h) and the independent checker (dram_timing_checker.h), both of which must
-// enforce exactly these (S: different bank group, L: same bank group; with one bank group per
-// rank the _L values apply):
-//   ACT->ACT or REF same bank  tRC    ACT->ACT other bank     tRRD_S / tRRD_L
-//   any 5th ACT in a rank    >= 4th-previous ACT + tFAW
-//   ACT->RD/WR same bank     tRCD     ACT->PRE same bank      tRAS
-//   PRE->ACT same bank       tRP      RD->PRE same bank       tRTP
-//   WR->PRE same bank        CWL + B + tWR   (write recovery from the end of the data)
-//   RD->RD, WR->WR           tCCD_S / tCCD_L  (and never closer than the burst: B)
-//   WR->RD same rank         CWL + B + tWTR_S / tWTR_L   (from the end of the write data)
-//   RD->WR same rank         CL + B + tRTW_extra - CWL   (bus turnaround: read data must
-//                            leave the bus before write data arrives; tRTW_extra >= 0 cycles)
-//   where B = burst_cycles() = BL / beats_per_clock: the cycles a burst occupies the data bus
-//   RDA/WRA: as RD/WR, then the bank precharges itself when PRE would first be allowed;
-//            the next ACT to it needs that time + tRP
-//   REF (all banks precharged) -> any ACT in the rank: tRFC; REFpb -> ACT same bank: tRFCpb
-//   Refresh obligation: one REF every tREFI on average (the controller's business, checked as
-//                       "at most 8 REFs postponed", JEDEC's allowance).
-//   Data bus: a RD's data occupies the bus [t + CL, t + CL + B), a WR's [t + CWL, t + CWL + B);
-//             no two bursts may overlap.
-// What the table leaves open, decided so that the channel and the checker agree:
-//   - RD includes RDA and WR includes WRA in every rule. Rank rules (tRRD, tFAW, tCCD, tWTR,
-//     RD->WR) hold within a rank; across ranks only the data bus constrains.
-//   - REF needs every bank of the rank precharged (kNever otherwise) and each able to take an
-//     ACT: its PRE + tRP (auto-precharges included), its ACT + tRC, any refresh of it over.
-//     REF->REF in a rank: tRFC. tRRD and tFAW do not apply to REF or REFpb.
-//   - REFpb needs its bank precharged and able to take an ACT, and no REF running; tRFCpb == 0
-//     means the device has no per-bank refresh (REFpb is refused outright).
-//   - Bursts take the data bus in issue order: a burst starts no earlier than the end of every
-//     burst issued before it (with CWL <= CL and one rank this is the same as no overlap).
-//   - PRE and PREA wait for refreshes of their banks to end (REF: tRFC, REFpb: tRFCpb); beyond
-//     that, PRE to a precharged bank is a no-op (constrains nothing), and PREA closes the open
-//     banks of a rank, each no earlier than its own PRE would be allowed.
+// The timing of a DRAM device, in command-clock cycles (tCK), and its organization, as a DRAM
+// standard (configs/dram/*.json, dram_standard.h) gives them. The rules they make, shared by the
+// channel model and the independent checker, are the table of dram_timing_rules.h.
 #pragma once
 
 #include <cstdint>

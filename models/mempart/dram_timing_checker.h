@@ -1,8 +1,10 @@
 // An independent check of DRAM command timing: fed every command a controller issues to one
-// channel, in issue order, it keeps its own history per bank, bank group and rank and reports
-// each rule of dram_timing.h a command breaks, with the rule, both commands and the cycles.
-// It shares no code with the channel model that schedules commands (dram_channel.h), on purpose:
-// two implementations of the rules check each other.
+// channel, in issue order, it keeps its own history (the last command of each class per bank,
+// bank group, rank and channel) and reports each rule of the table in dram_timing_rules.h that a
+// command breaks, with the rule, both commands and the cycles, and each state rule. It shares
+// the table with the channel model that schedules commands (dram_channel.h) but no code: the
+// channel looks forward ("next allowed" cycles), the checker back (the commands before), so two
+// implementations of one table check each other.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "models/mempart/dram_command.h"
 #include "models/mempart/dram_timing.h"
+#include "models/mempart/dram_timing_rules.h"
 
 namespace gpusoc::mempart {
 
@@ -34,41 +37,39 @@ class DramTimingChecker {
   struct Event {
     uint64_t cycle = kNever;
     uint64_t source = kNever;  // for an auto-precharge: the RDA/WRA that scheduled it
-    uint32_t bank_group = 0, bank = 0;
+    uint32_t rank = 0, bank_group = 0, bank = 0;
     DramCommandKind kind = DramCommandKind::Activate;
   };
-  struct Bank {
+  struct Level {  // the latest command of each class in a bank, bank group, rank or the channel
+    Event last[kNumDramClasses];
+  };
+  struct Bank : Level {
     bool open = false;
     uint32_t row = 0;
-    Event act, pre, rd, wr, refpb, refreshed;
+    Event refreshed;
     uint64_t refreshes = 0;  // credited refreshes (REF or REFpb), for the tREFI obligation
   };
-  struct Group {
-    Event rd, wr;  // last RD/RDA and WR/WRA to any bank of the group
-    Event act;     // last ACT to any bank of the group
-  };
-  struct Rank {
-    Event faw[4];  // last four ACTs, faw[faw_next] the oldest
-    unsigned faw_next = 0;
-    Event ref;
+  struct Rank : Level {
+    Event recent[kNumDramClasses][kMaxNth];  // rings of the last few of each class, for nth
+    uint32_t recent_next[kNumDramClasses] = {};
     uint64_t min_refreshes = 0;            // over the rank's banks
     uint64_t reported_refreshes = kNever;  // min_refreshes when tREFI was last reported
   };
-  struct Burst {
-    uint64_t start, end;  // [start, end) on the data bus
-    Event cmd;
-    uint32_t rank;
+  // A rule of the table, with whether a rule of scope Bank for the same pair is at least as
+  // strict (then a BankGroup rule's command to the very bank is left to it: one report).
+  struct Rule {
+    const DramTimingRule* rule;
+    int64_t delay;  // for this timing
+    bool covered_in_bank = false;
   };
-  struct Gate;
   template <typename GateFn, typename StateFn>
   void visit(const DramCommand& c, GateFn&& gate, StateFn&& state) const;
   template <typename GateFn>
-  void visit_precharge(const Bank& b, GateFn&& gate) const;
-  template <typename GateFn>
-  void visit_column(const DramCommand& c, GateFn&& gate) const;
-  uint64_t bus_free_from(const DramCommand& c, uint64_t from) const;
+  void visit_rules(DramClass later, const DramCommand& c, uint32_t bank_group, uint32_t bank,
+                   GateFn&& gate) const;
+  void note(const Event& ev, DramClass cls, Bank* bank);
   void record(const DramCommand& c);
-  void precharge(Bank& b, uint64_t at, uint64_t source, DramCommandKind kind);
+  void precharge(Bank& b, const Event& at);
   void refreshed(const DramCommand& c, Bank& b);
   void update_min_refreshes(uint32_t rank);
   void check_refresh_obligation(const DramCommand& c, std::vector<std::string>& out);
@@ -79,19 +80,22 @@ class DramTimingChecker {
   const Bank& bank(uint32_t rank, uint32_t bg, uint32_t bk) const {
     return banks_[(size_t(rank) * timing_.bank_groups + bg) * timing_.banks_per_group + bk];
   }
-  const Group& group(uint32_t rank, uint32_t bg) const {
+  Level& group(uint32_t rank, uint32_t bg) {
+    return groups_[size_t(rank) * timing_.bank_groups + bg];
+  }
+  const Level& group(uint32_t rank, uint32_t bg) const {
     return groups_[size_t(rank) * timing_.bank_groups + bg];
   }
 
   std::vector<std::string> violations_;
   DramTiming timing_;
+  std::vector<Rule> rules_[kNumDramClasses];  // by the later command's class
   std::vector<Bank> banks_;
-  std::vector<Group> groups_;
+  std::vector<Level> groups_;
   std::vector<Rank> ranks_;
-  std::vector<Burst> bursts_;  // those that can still overlap a later burst
+  Level channel_;
   uint64_t last_cycle_ = 0;
   Event last_cmd_;
-  uint32_t last_rank_ = 0;
   bool any_cmd_ = false;
 };
 

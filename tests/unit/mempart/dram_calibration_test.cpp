@@ -3,7 +3,8 @@
 //  - a sequential read stream reaches 90% of peak (DDR4 85%) with the default address mapping;
 //  - random single-burst reads land within 10% of the analytic bound from tRC, tRRD, tFAW and
 //    the bank count;
-//  - alternating reads and writes cost exactly the RD->WR and WR->RD gaps of dram_timing.h per
+//  - alternating reads and writes cost exactly the RD->WR and WR->RD gaps of dram_timing_rules.h
+//  per
 //    pair, and write-drain batching cuts the turnarounds to two per drain.
 // The measured figures are printed (they go in docs/memory.md).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// DramChannel against the rules of dram_timing.h, each gate proved tight: earliest() is the
+// DramChannel against the rules of dram_timing_rules.h, each gate proved tight: earliest() is the
 // analytic cycle from the timing fields, issue() refuses the command one cycle earlier and takes
 // it then. Most cases use a hand-made timing whose values are distinct primes, so that a rule
 // reading the wrong field, or adding the wrong terms, gives a different number.
