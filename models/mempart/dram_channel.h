@@ -34,7 +34,7 @@ class DramChannel {
   /// earliest() of ACT, PRE, RD (RDA) and WR (WRA) split in two, so that a controller can keep
   /// the part banks share once per bank group: earliest = max(now, bank_ready, shared_ready).
   /// bank_ready: the bank's own constraints (kNever as earliest() when its state forbids kind);
-  /// it changes only with commands to the bank, PREA and REF of its rank.
+  /// it changes only with commands to the bank and PREA of its rank.
   /// Both are unchecked (the controller's hot path): indices must be in range, kind one of the
   /// four.
   uint64_t bank_ready(DramCommandKind kind, uint32_t rank, uint32_t bank_group,
@@ -89,7 +89,7 @@ class DramChannel {
   enum Slot : uint8_t { kAct, kPre, kRd, kWr, kRefBank, kPreOpen, kRef, kSlots };
   static constexpr unsigned kBankSlots = kRef;
   /// One bank's state and own constraints (what bank_ready() reads).
-  struct Bank {
+  struct alignas(64) Bank {  // a cache line each: the controller reads a bank whole
     bool open = false;
     uint32_t row = 0;
     uint64_t next[kBankSlots] = {};  // the rules of scope Bank, by slot
@@ -116,7 +116,8 @@ class DramChannel {
     return n;
   }();
   // A rule with nth > 1 in one rank: when each of the last nth earlier commands lets one through.
-  // The oldest only grows (commands issue in cycle order), so it is raised into Rank::next.
+  // The oldest only grows (a rank's ACTs, the only class with such a rule, come at least tRRD_S
+  // apart), so it is raised into Rank::next.
   struct Window {
     uint64_t ring[kMaxNth] = {};
     uint32_t oldest = 0;

@@ -49,7 +49,8 @@ std::string DramTiming::problem() const {
   }
   if (tRC < uint64_t(tRAS) + tRP)
     return bad(fmt::format("tRC {} is less than tRAS + tRP = {}", tRC, uint64_t(tRAS) + tRP));
-  // The _L (same bank group) values are the stricter ones; the channel relies on it.
+  // The _L (same bank group) values are the stricter ones: the channel keeps the _S rules in one
+  // counter per rank where they are (DramChannel::other_groups_in_rank_).
   const std::tuple<const char*, uint32_t, uint32_t> pairs[] = {
       {"tCCD", tCCD_S, tCCD_L}, {"tRRD", tRRD_S, tRRD_L}, {"tWTR", tWTR_S, tWTR_L}};
   for (const auto& [field, s, l] : pairs) {

@@ -3,8 +3,9 @@
 // bank group, rank and channel) and reports each rule of the table in dram_timing_rules.h that a
 // command breaks, with the rule, both commands and the cycles, and each state rule. It shares
 // the table with the channel model that schedules commands (dram_channel.h) but no code: the
-// channel looks forward ("next allowed" cycles), the checker back (the commands before), so two
-// implementations of one table check each other.
+// channel looks forward ("next allowed" cycles), the checker back (the commands before). The two
+// check each other's bookkeeping (dram_agreement_test); a wrong row of the table itself would
+// fool both, and is what the hand computations of the unit tests catch.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,9 @@ class DramTimingChecker {
   explicit DramTimingChecker(const DramTiming& timing);
 
   /// Checks `c` against everything before it; returns the violations it adds (none: empty).
-  /// State commands (ACT to an open bank, RD/WR to a closed bank or another row, ACT during a
-  /// refresh, REF with a bank open) are violations too. Commands must come in cycle order.
+  /// State commands (ACT to an open bank, RD/WR to a closed bank or another row, REF with a bank
+  /// open, REFpb to an open bank or on a device without per-bank refresh) are violations too.
+  /// Commands must come in cycle order.
   std::vector<std::string> check(const DramCommand& c);
   /// The earliest cycle at which `c` would pass (its own cycle ignored), for tests that prove a
   /// gate tight: check() refuses c at earliest - 1 and accepts it at earliest. ~0 when a state

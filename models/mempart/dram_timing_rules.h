@@ -14,10 +14,19 @@
 //   - PRE to a closed bank is a no-op: only rules not marked open_bank_only gate it.
 //   - The refresh obligation (one REF per tREFI on average, at most 8 postponed) is a deadline
 //     the controller keeps and the checker reports; not a gate.
+// Decisions the datasheets leave open, taken here:
+//   - With one bank group per rank the _L values apply (every bank is in the same group).
+//   - tRRD and tFAW count ACTs only: REF and REFpb neither wait for them nor count in them.
+//   - The data bus takes bursts in issue order, a little stricter than "no overlap" across
+//     ranks; within a rank tRTW and tWTR already order them.
+//   - tRFCpb = 0 means the device has no per-bank refresh.
+//   - A rule of scope BankGroup may count the very bank too: every such rule has a rule of scope
+//     Bank at least as strict (tRRD_L <= tRC, DramTiming::problem()).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 
@@ -54,7 +63,8 @@ struct DramTimingRule {
   /// tCK after the earlier command; may be negative (then it never binds).
   int64_t (*delay)(const DramTiming&);
   /// From the nth-previous earlier command in the scope, not the last: 4 for tFAW (a fifth ACT
-  /// waits for the fourth before it). At most kMaxNth, and only with scope Rank.
+  /// waits for the fourth before it). At most kMaxNth, and only from ACT (commands that come in
+  /// cycle order) with scope Rank.
   uint32_t nth = 1;
   /// Gates only a PRE that closes an open bank (tRAS, tRTP, write recovery). Scope Bank only.
   bool open_bank_only = false;
@@ -126,12 +136,13 @@ constexpr size_t kNumDramTimingRules = std::size(kDramTimingRules);
 std::array<int64_t, kNumDramTimingRules> dram_timing_delays(const DramTiming& timing);
 
 /// The structure both implementations rely on: a rule from or to REF has scope Rank or Channel;
-/// nth is 1 to kMaxNth, and above 1 only with scope Rank; open_bank_only only for a PRE of
+/// nth is 1 to kMaxNth, and above 1 only from ACT with scope Rank; open_bank_only only for a PRE of
 /// scope Bank.
 constexpr bool dram_timing_rule_well_formed(const DramTimingRule& r) {
   const bool rank_wide = r.earlier == DramClass::Ref || r.later == DramClass::Ref;
   return (!rank_wide || r.scope == DramRuleScope::Rank || r.scope == DramRuleScope::Channel) &&
-         r.nth >= 1 && r.nth <= kMaxNth && (r.nth == 1 || r.scope == DramRuleScope::Rank) &&
+         r.nth >= 1 && r.nth <= kMaxNth &&
+         (r.nth == 1 || (r.scope == DramRuleScope::Rank && r.earlier == DramClass::Act)) &&
          (!r.open_bank_only || (r.later == DramClass::Pre && r.scope == DramRuleScope::Bank));
 }
 constexpr bool dram_timing_rules_well_formed() {

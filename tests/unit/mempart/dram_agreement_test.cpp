@@ -22,7 +22,8 @@ struct Agreement {
 };
 
 // `n` commands to random banks: column commands to open rows, precharges, activates, and every
-// so often a refresh of the whole rank (after closing it).
+// so often a refresh of the whole rank (after closing it) or, where the device has per-bank
+// refresh, of one bank.
 Agreement run_random_traffic(const DramTiming& t, uint32_t seed, int n) {
   DramChannel channel(t);
   DramTimingChecker checker(t);
@@ -52,6 +53,13 @@ Agreement run_random_traffic(const DramTiming& t, uint32_t seed, int n) {
       c.kind = K::PrechargeAll;
       issue(c);
       c.kind = K::Refresh;
+      issue(c);
+      continue;
+    }
+    if (dice == 1 && t.tRFCpb > 0) {  // per-bank refresh: close the bank, then REFpb
+      c.kind = K::Precharge;
+      issue(c);
+      c.kind = K::RefreshBank;
       issue(c);
       continue;
     }

@@ -4,8 +4,7 @@
 //  - random single-burst reads land within 10% of the analytic bound from tRC, tRRD, tFAW and
 //    the bank count;
 //  - alternating reads and writes cost exactly the RD->WR and WR->RD gaps of dram_timing_rules.h
-//  per
-//    pair, and write-drain batching cuts the turnarounds to two per drain.
+//    per pair, and write-drain batching cuts the turnarounds to two per drain.
 // The measured figures are printed (they go in docs/memory.md).
 #include <gtest/gtest.h>
 

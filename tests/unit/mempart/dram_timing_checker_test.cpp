@@ -371,6 +371,14 @@ TEST(DramTimingChecker, StateErrorsAreReportedAndNeverAccepted) {
     ASSERT_EQ(msgs.size(), 1u) << joined(msgs);
     EXPECT_NE(msgs[0].find(k.text), std::string::npos) << msgs[0];
   }
+  // A device without per-bank refresh (tRFCpb 0) takes no REFpb at all.
+  DramTiming no_refpb = T;
+  no_refpb.tRFCpb = 0;
+  DramTimingChecker chk(no_refpb);
+  EXPECT_EQ(chk.earliest(cmd(K::RefreshBank, 500, 0, 1, 2)), ~0ull);
+  EXPECT_EQ(chk.check(cmd(K::RefreshBank, 500, 0, 1, 2)),
+            std::vector<std::string>{"REFpb rank 0 bg 1 bank 2 at cycle 500: REFpb, but the "
+                                     "device has no per-bank refresh (tRFCpb 0)"});
 }
 
 TEST(DramTimingChecker, PrechargeOfAClosedBankIsANoOp) {

@@ -40,12 +40,12 @@ TEST(DramPresets, PeakBandwidthIsTheDataRateTimesTheWidth) {
     const char* type;
     double gbytes_per_s;
   } expected[] = {
-      {"GDDR3", 1.8 * 4},   // 900 MHz DDR, x32: the 8800 GTX's 1.8 GT/s
-      {"GDDR5", 6.0 * 4},   // 6 Gbps/pin, x32
-      {"GDDR6", 14.0 * 2},  // 14 Gbps/pin, one x16 channel
-      {"HBM2", 1.754 * 8},  // 877 MHz DDR, one 64-bit pseudo-channel
+      {"GDDR3", 1.8 * 4},       // 900 MHz DDR, x32: the 8800 GTX's 1.8 GT/s
+      {"GDDR5", 6.0 * 4},       // 6 Gbps/pin, x32
+      {"GDDR6", 14.0 * 2},      // 14 Gbps/pin, one x16 channel
+      {"HBM2", 1.754 * 8},      // 877 MHz DDR, one 64-bit pseudo-channel
       {"HBM2-2430", 2.43 * 8},  // 1215 MHz DDR, one 64-bit pseudo-channel
-      {"DDR4", 2.4 * 8},    // DDR4-2400, x64
+      {"DDR4", 2.4 * 8},        // DDR4-2400, x64
   };
   for (const auto& e : expected) {
     EXPECT_NEAR(dram_preset(e.type).peak_gbytes_per_s(), e.gbytes_per_s, 1e-9) << e.type;
@@ -64,8 +64,8 @@ TEST(DramPresets, HbmBinsShareTheStandardsNanoseconds) {
   EXPECT_EQ(slow.tRC, 42u);
   EXPECT_EQ(slow.tRFC, 307u);
   EXPECT_EQ(slow.tREFI, 3420u);
-  EXPECT_EQ(fast.tRCD, 18u);  // 14 ns at 0.823 ns
-  EXPECT_EQ(fast.tRAS, 41u);  // 33 ns
+  EXPECT_EQ(fast.tRCD, 18u);   // 14 ns at 0.823 ns
+  EXPECT_EQ(fast.tRAS, 41u);   // 33 ns
   EXPECT_EQ(fast.tRFC, 426u);  // 350 ns
   for (const DramTiming* t : {&slow, &fast}) {
     EXPECT_GE(t->tRCD * t->tck_ns, 14.0);
