@@ -23,7 +23,8 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       port_("port", sm_id, config.max_in_flight),
       tex_port_("tex_port", sm_id, kTextureRequestsInFlight),
       miss_path_(config_, port_),
-      stats_(stats_parent, basename(), config.warp_slots) {
+      stats_(stats_parent, basename(), config.warp_slots),
+      lsu_(config_, miss_path_, stats_, *this) {
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
   port_.on_dmi_revoked([this](uint64_t start, uint64_t end) {
@@ -284,7 +285,7 @@ void CycleSm::synchronize_to(uint64_t cycle) {
 }
 
 void CycleSm::wait_for_activity() {
-  if (resident_.empty() && arriving_.empty() && miss_path_.in_flight() == 0 && lsu_queue_.empty() &&
+  if (resident_.empty() && arriving_.empty() && miss_path_.in_flight() == 0 && lsu_.idle() &&
       miss_path_.waiting() == 0 && tex_outbox_.empty()) {
     wait(work_arrived_);
   } else {
@@ -361,7 +362,7 @@ void CycleSm::run() {
     land_replies();
     if (finished_ctas_) retire_finished();
     const bool issued = issue_cycle();
-    lsu_cycle();
+    lsu_.cycle(cycle_);
     send_cycle();
     if (!tex_outbox_.empty()) send_texture();
     collect_replies();  // replies the target answered at once belong in the next wake-up

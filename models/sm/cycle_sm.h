@@ -2,9 +2,9 @@
 // the warp's next instruction against its scoreboard and the block's pipelines, and issue it;
 // the PTX core executes it functionally at issue (one instruction at a time: ptx::CtaRunner::step),
 // and the SM decides when its results are ready. Loads, stores and atomics go through the LSU
-// (cycle_sm_lsu.cpp: shared memory and its bank conflicts, the coalescer, one line per cycle)
-// to the L1 miss path (l1_miss_path.h: the constant cache and the L1, sectored, with MSHRs),
-// whose misses leave as approximately timed requests on `mem_initiator` (MemoryRequestPort).
+// (lsu.h: shared memory and its bank conflicts, the coalescer, one line per cycle) to the L1 miss
+// path (l1_miss_path.h: the constant cache and the L1, sectored, with MSHRs), whose misses leave
+// as approximately timed requests on `mem_initiator` (MemoryRequestPort, cycle_sm_ports.cpp).
 //
 // Time: one SC_THREAD per SM counts cycles in plain C++ and runs ahead of SystemC time by at most
 // a quantum. A cycle in which nothing can happen is skipped: the SM jumps to the next cycle at
@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include <systemc>
@@ -23,12 +22,12 @@
 #include "models/common/picoseconds.h"
 #include "models/common/sparse_memory.h"
 #include "models/ptx/cta_runner.h"
-#include "models/sm/coalescer.h"
 #include "models/sm/cta_runner_pool.h"
 #include "models/sm/cycle_sm_config.h"
 #include "models/sm/cycle_sm_stats.h"
 #include "models/sm/execution_units.h"
 #include "models/sm/l1_miss_path.h"
+#include "models/sm/lsu.h"
 #include "models/sm/memory_request_port.h"
 #include "models/sm/register_use.h"
 #include "models/sm/scoreboard.h"
@@ -39,7 +38,8 @@ namespace gpusoc::sm {
 
 class CycleSm : public sc_core::sc_module,
                 public StreamingMultiprocessor,
-                private ptx::GlobalAccessObserver {
+                private ptx::GlobalAccessObserver,
+                private LsuClient {
  public:
   CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConfig& config,
           StatGroup& stats_parent);
@@ -63,7 +63,6 @@ class CycleSm : public sc_core::sc_module,
 
  private:
   static constexpr uint64_t kNever = ~uint64_t(0);
-  static constexpr uint32_t kNone = ~uint32_t(0);
   // Texture requests a port may have outstanding: the texture unit's queue (tex.queue_depth)
   // and END_REQ hold any more back, so this only sizes the port's payload pool.
   static constexpr uint32_t kTextureRequestsInFlight = 64;
@@ -115,26 +114,6 @@ class CycleSm : public sc_core::sc_module,
     uint32_t ctas = 0;
     uint32_t warps = 0;
   };
-  // A load, atomic or other access whose result lands when all its parts are done.
-  struct Access {
-    uint32_t slot = 0;
-    uint32_t generation = 0;
-    uint32_t parts = 0;       // lines still outstanding
-    uint64_t ready = 0;       // latest part's completion so far
-    bool has_result = false;  // the warp counts it in loads_waiting
-    bool live = false;
-    bool texture = false;  // a texture unit's answer (the stall reason "texture")
-  };
-  enum class LineKind : uint8_t { CachedLoad, ConstLoad, Load, Store, Atomic };
-  struct QueuedLine {
-    uint64_t line;
-    uint32_t sectors;  // mask
-    uint32_t access;   // kNone for stores
-    LineKind kind;
-    AtomicOp atomic;  // kind Atomic: which one
-    uint32_t slot;
-    CycleStats* kernel;
-  };
   struct Arrival {
     GridWork* grid;
     ptx::Dim3 ctaid;
@@ -156,8 +135,7 @@ class CycleSm : public sc_core::sc_module,
   uint64_t next_wake() const;
   /// Adds `n` to a counter of the SM and of `kernel` (if kept).
   void count(Counter CycleStats::*counter, CycleStats* kernel, uint64_t n = 1) {
-    (stats_.*counter) += n;
-    if (kernel) (kernel->*counter) += n;
+    count_cycle_stat(stats_, kernel, counter, n);
   }
   ResidentKernel& resident_kernel(CycleStats* kernel);
   void advance_to(uint64_t cycle);
@@ -174,15 +152,20 @@ class CycleSm : public sc_core::sc_module,
   bool issue_cycle();  // whether any block issued
   bool try_issue(Block& block, uint32_t slot);
   void wake_released(ResidentCta& cta);
+  void access_completed(uint32_t id, const LsuAccess& access) override;
+  void lsu_room_again(const std::vector<uint32_t>& slots) override;
   /// Tells the slot's scheduler whether the warp now waits long (on memory or at a barrier).
   void update_long_wait(uint32_t slot);
-  // cycle_sm_lsu.cpp: memory accesses
+  // What the PTX core reports of the instruction being issued: to the LSU.
   void global_access(ptx::GlobalAccess kind, const uint64_t* addresses, ptx::LaneMask lanes,
-                     unsigned bytes) override;
+                     unsigned bytes) override {
+    lsu_.global_access(kind, addresses, lanes, bytes);
+  }
   void on_chip_access(ptx::StateSpace space, ptx::GlobalAccess kind, const uint64_t* addresses,
-                      ptx::LaneMask lanes, unsigned bytes) override;
-  void queue_lines(LineKind kind, uint32_t access_id, AtomicOp atomic = AtomicOp::Add);
-  // cycle_sm_texture.cpp: requests to the texture unit
+                      ptx::LaneMask lanes, unsigned bytes) override {
+    lsu_.on_chip_access(space, kind, addresses, lanes, bytes);
+  }
+  // cycle_sm_ports.cpp: requests out, replies in, and the texture unit
   void texture_access(const ptx::TextureFootprint& footprint) override;
   void send_texture();
   bool texture_can_send() const { return !tex_outbox_.empty() && tex_port_.can_send(); }
@@ -190,10 +173,6 @@ class CycleSm : public sc_core::sc_module,
   // Warp slot s changed (ready_at, stall, its CTA, or its block's live warps): its block's
   // settled stall no longer holds.
   void unsettle(uint32_t s) { blocks_[s % blocks_.size()].settled = false; }
-  uint32_t new_access(uint32_t slot);
-  uint32_t issuing_access();  // the access of the instruction being issued, made on first use
-  void part_done(uint32_t access_id, uint64_t cycle);
-  void lsu_cycle();
   void send_cycle();
   /// Takes the ports' completions to the miss path; the check inline, as most calls find none.
   void collect_replies() {
@@ -202,8 +181,10 @@ class CycleSm : public sc_core::sc_module,
   }
   void take_replies();
   void land_replies();
-  bool lsu_can_progress() const;  // the LSU or the port has work it can do next cycle
-  bool lsu_has_room() const;      // room in the LSU queue for a warp's worth of lines
+  /// The LSU or a port has work it can do next cycle.
+  bool lsu_can_progress() const {
+    return miss_path_.can_send() || texture_can_send() || lsu_.can_progress();
+  }
 
   const uint32_t sm_id_;
   const CycleSmConfig config_;
@@ -230,24 +211,14 @@ class CycleSm : public sc_core::sc_module,
   std::vector<ResidentKernel> resident_kernels_;  // kernels with CTAs here (when kept)
   KernelCycleStats* kernel_stats_ = nullptr;
 
-  // The instruction being issued, for the memory observer.
-  uint32_t issuing_slot_ = 0;
-  uint32_t issuing_access_ = kNone;
-  const ptx::Inst* issuing_ = nullptr;
-
-  // LSU
-  std::vector<Access> accesses_;
-  std::vector<uint32_t> free_accesses_;
-  std::vector<LineRequest> lines_;     // scratch for the coalescer
-  std::deque<QueuedLine> lsu_queue_;   // lines waiting for the L1 or the port
-  std::vector<uint32_t> lsu_waiters_;  // slots waiting for room in lsu_queue_
   // The lost-reply watchdog: when a reply last came (or the first request went out), and its
   // deadline event with the time it fires (armed while that is not past).
   sc_core::sc_time last_reply_;
   sc_core::sc_event reply_deadline_;
   sc_core::sc_time deadline_;
-  L1MissPath miss_path_;      // the L1, the constant cache, requests to the port, replies back
-  uint64_t shared_free_ = 0;  // the shared-memory banks' next free cycle
+  L1MissPath miss_path_;  // the L1, the constant cache, requests to the port, replies back
+  CycleStats stats_;
+  Lsu lsu_;                                // after miss_path_ and stats_, which it uses
   std::vector<MemoryCompletion> replies_;  // scratch
   // Texture requests waiting for the texture unit's port, with their sectors (vectors reused).
   struct TextureOut {
@@ -258,8 +229,6 @@ class CycleSm : public sc_core::sc_module,
   bool texture_in_flight_ = false;  // tex_port_ may have completions: checked only then
   std::vector<std::vector<uint64_t>> spare_sectors_;
   GpuRequest tex_describe_;  // scratch
-
-  CycleStats stats_;
 };
 
 }  // namespace gpusoc::sm

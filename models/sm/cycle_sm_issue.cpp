@@ -54,16 +54,16 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
   const Unit unit = block.units.unit_of(in->cls);
   uint64_t unit_free = block.units.free_at(unit);
-  if (in->space == ptx::StateSpace::Shared) unit_free = std::max(unit_free, shared_free_);
+  if (in->space == ptx::StateSpace::Shared) unit_free = std::max(unit_free, lsu_.shared_free());
   if (unit_free > cycle_) {
     slot.stall = Stall::Pipeline;
     slot.ready_at = unit_free;
     return false;
   }
-  if (unit == Unit::Lsu && !lsu_has_room()) {  // woken when the LSU drains
+  if (unit == Unit::Lsu && !lsu_.has_room()) {  // woken when the LSU drains
     slot.stall = Stall::Pipeline;
     slot.ready_at = kNever;
-    lsu_waiters_.push_back(s);
+    lsu_.hold(s);
     return false;
   }
 
@@ -76,34 +76,28 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   const uint32_t extra = operand_bank_conflict_cycles(regs.sources(), regs.num_sources,
                                                       config_.register_banks, reused);
   const uint64_t result = block.units.issue(in->cls, cycle_, extra);
-  issuing_slot_ = s;
-  issuing_ = in;
-  issuing_access_ = kNone;
-  const size_t queued_before = lsu_queue_.size();
+  lsu_.begin_instruction(s, slot.generation, slot.warp, in, cta.kernel, cycle_);
   try {
     runner.step(slot.warp, 1);
   } catch (const ptx::ExecutionError& e) {  // a kernel fault; model errors propagate
-    // The faulting access never leaves the SM.
-    lsu_queue_.resize(queued_before);
-    if (issuing_access_ != kNone) free_accesses_.push_back(issuing_access_);
+    lsu_.abandon_instruction();             // the faulting access never leaves the SM
     fail_cta(cta, e.what());
     return true;
   }
   block.scheduler->issued(s);
   count(&CycleStats::warp_instructions, cta.kernel);
-  if (issuing_access_ == kNone) {
+  const uint32_t access = lsu_.instruction_access();
+  if (access == Lsu::kNone) {
     for (unsigned i = 0; i < regs.num_dests; ++i) slot.scoreboard.reserve(regs.dests()[i], result);
   } else {
-    Access& a = accesses_[issuing_access_];
+    LsuAccess& a = lsu_.access(access);
     if (a.parts == 0) {  // served on chip: the time is known already
       for (unsigned i = 0; i < regs.num_dests; ++i)
         slot.scoreboard.reserve(regs.dests()[i], std::max(a.ready, cycle_ + 1), 0, true);
-      a.live = false;
-      free_accesses_.push_back(issuing_access_);
+      lsu_.release(access);
     } else {
       for (unsigned i = 0; i < regs.num_dests; ++i)
-        slot.scoreboard.reserve(regs.dests()[i], Scoreboard::kUnknown, issuing_access_, true,
-                                a.texture);
+        slot.scoreboard.reserve(regs.dests()[i], Scoreboard::kUnknown, access, true, a.texture);
       if (regs.num_dests) {
         a.has_result = true;
         ++slot.loads_waiting;
@@ -125,6 +119,30 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
     update_long_wait(s);
   }
   return true;
+}
+
+void CycleSm::access_completed(uint32_t id, const LsuAccess& a) {
+  WarpSlot& slot = slots_[a.slot];
+  if (!slot.cta || slot.generation != a.generation) return;  // its warp has gone
+  if (a.has_result) --slot.loads_waiting;
+  if (slot.draining) {
+    if (slot.loads_waiting == 0) finish_warp(a.slot);
+  } else {
+    slot.scoreboard.complete(id, a.ready);
+    slot.ready_at = std::min(slot.ready_at, std::max({a.ready, cycle_, slot.hold_until}));
+    unsettle(a.slot);
+    update_long_wait(a.slot);
+  }
+}
+
+void CycleSm::lsu_room_again(const std::vector<uint32_t>& waiting) {
+  for (uint32_t s : waiting) {
+    WarpSlot& slot = slots_[s];
+    if (slot.cta && slot.ready_at == kNever && slot.stall == Stall::Pipeline) {
+      slot.ready_at = std::max(cycle_ + 1, slot.hold_until);
+      unsettle(s);
+    }
+  }
 }
 
 void CycleSm::update_long_wait(uint32_t s) {

@@ -77,6 +77,13 @@ struct CycleStats : StatGroup {
   Formula shared_cycles_per_access;
 };
 
+/// Adds `n` to a counter of an SM and of its kernel (null: not kept).
+inline void count_cycle_stat(CycleStats& sm, CycleStats* kernel, Counter CycleStats::*counter,
+                             uint64_t n = 1) {
+  (sm.*counter) += n;
+  if (kernel) (kernel->*counter) += n;
+}
+
 /// The per-kernel groups, shared by all cycle-level SMs of a GPU; kernels of the same name (from
 /// different modules) share a group.
 class KernelCycleStats {

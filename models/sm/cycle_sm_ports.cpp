@@ -1,6 +1,7 @@
-// The cycle-level SM's texture and surface instructions: each warp instruction becomes one request
-// to the TPC's texture unit on `tex_initiator`; fetches and surface loads hold their destination
-// registers until the unit answers (the stall reason "texture"), stores and reductions are posted.
+// The cycle-level SM's ports: the L1 miss path's requests out on `mem_initiator` and the replies
+// back, and texture and surface instructions, each warp instruction one request to the TPC's
+// texture unit on `tex_initiator`; fetches and surface loads hold their destination registers
+// until the unit answers (the stall reason "texture"), stores and reductions are posted.
 #include <fmt/format.h>
 
 #include "models/common/error.h"
@@ -19,7 +20,7 @@ void CycleSm::texture_access(const ptx::TextureFootprint& f) {
                      "a texture or surface instruction, and no texture unit is bound to "
                      "tex_initiator");
   }
-  count(&CycleStats::texture_requests, slots_[issuing_slot_].cta->kernel);
+  count(&CycleStats::texture_requests, lsu_.instruction_kernel());
   describe_texture_request(f, tex_describe_);
   TextureOut out;
   if (!spare_sectors_.empty()) {
@@ -31,15 +32,12 @@ void CycleSm::texture_access(const ptx::TextureFootprint& f) {
   m.address = out.sectors.empty() ? 0 : out.sectors.front();
   m.bytes = 32;
   m.kind = AccessKind::Texture;
-  m.warp = slots_[issuing_slot_].warp;
+  m.warp = lsu_.instruction_warp();
   m.texels = tex_describe_.texels;
   m.quads = tex_describe_.quads;
   m.texture_write = f.kind != ptx::GlobalAccess::Load;
   if (f.kind == ptx::GlobalAccess::Load) {
-    const uint32_t id = issuing_access();
-    ++accesses_[id].parts;
-    accesses_[id].texture = true;
-    m.tag = L1MissPath::kAccessTag | id;
+    m.tag = L1MissPath::kAccessTag | lsu_.add_texture_part();
   } else {
     m.tag = L1MissPath::kStoreTag;
   }
@@ -56,6 +54,39 @@ void CycleSm::send_texture() {
   out.sectors.clear();
   spare_sectors_.push_back(std::move(out.sectors));
   tex_outbox_.pop_front();
+}
+
+void CycleSm::send_cycle() {
+  if (miss_path_.waiting() == 0) return;
+  if (!miss_path_.can_send()) {
+    ++stats_.port_stalls;
+    return;
+  }
+  if (miss_path_.send(time_of(cycle_), stats_))
+    last_reply_ = sc_core::sc_time_stamp();  // the watchdog's clock starts
+}
+
+void CycleSm::take_replies() {
+  replies_.clear();
+  port_.take_completions(replies_);
+  if (texture_in_flight_) {
+    tex_port_.take_completions(replies_);
+    texture_in_flight_ = tex_port_.in_flight() > 0;
+  }
+  last_reply_ = sc_core::sc_time_stamp();
+  for (const MemoryCompletion& c : replies_) {
+    if (c.error) {
+      throw ModelError(name(), fmt::format("device memory answered a timing request with an error "
+                                           "(tag 0x{:x})",
+                                           c.tag));
+    }
+  }
+  miss_path_.arrived(replies_, cycle_, cycle_ps_, ps_);
+}
+
+void CycleSm::land_replies() {
+  miss_path_.land(cycle_,
+                  [this](uint32_t access, uint64_t cycle) { lsu_.part_done(access, cycle); });
 }
 
 }  // namespace gpusoc::sm
