@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,12 @@ class PolicySettings {
   nlohmann::json value(const std::string& name) const {
     const auto it = values_.find(name);
     return it == values_.end() ? nlohmann::json() : it->second;
+  }
+  /// The parameters set, by name.
+  std::vector<std::string> names() const {
+    std::vector<std::string> all;
+    for (const auto& [name, value] : values_) all.push_back(name);
+    return all;
   }
 
  private:

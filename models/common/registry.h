@@ -117,9 +117,23 @@ class Registry {
       if (param) choice.settings.set(param->name(), config.value(param->name()), config.registry());
     return choice;
   }
-  /// ConfigError naming the key and the known names for a name not registered.
+  /// ConfigError naming the key and the known names for a name not registered, or naming a
+  /// setting the policy does not declare (it would be ignored).
   std::unique_ptr<Interface> make(const PolicyChoice& choice, Args... args) const {
-    return entry(choice.name, key_).make(choice.settings, args...);
+    const Entry& e = entry(choice.name, key_);
+    for (const std::string& name : choice.settings.names()) {
+      std::string own;
+      bool declared = false;
+      for (const ParamBase* param : e.params) {
+        if (!param) continue;
+        declared |= param->name() == name;
+        own += (own.empty() ? "" : ", ") + param->name();
+      }
+      if (!declared)
+        throw ConfigError(key_ + " = '" + choice.name + "': the " + what_ + " takes no " + name +
+                          " (its parameters: " + (own.empty() ? "none" : own) + ")");
+    }
+    return e.make(choice.settings, args...);
   }
 
  private:

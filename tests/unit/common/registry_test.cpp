@@ -83,6 +83,22 @@ TEST(Registry, SettingsAreCheckedAgainstTheDeclaration) {
   EXPECT_EQ(s.get(kSides), 12);
 }
 
+TEST(Registry, ASettingThePolicyDoesNotDeclareIsAConfigError) {
+  const ShapeRegistry shapes("test_registry.kind", "shape", {kTriangle, kNgon});
+  PolicyChoice choice("triangle");
+  choice.settings.set("test_registry.ngon_sides", 7);  // declared, but by the ngon
+  try {
+    shapes.make(choice, 0);
+    FAIL() << "the triangle took the ngon's parameter";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "test_registry.kind = 'triangle': the shape takes no test_registry.ngon_sides "
+                 "(its parameters: none)");
+  }
+  choice.name = "ngon";
+  EXPECT_EQ(shapes.make(choice, 0)->corners(), 7);
+}
+
 TEST(Registry, ARegistrationJoinsAfterTheParameterThatNamesItWasDeclared) {
   ShapeRegistry shapes("test_registry.kind", "shape", {kTriangle, kNgon});
   const OneOf choices = shapes.choices();  // as a Param's constraint holds it

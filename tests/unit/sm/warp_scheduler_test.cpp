@@ -18,9 +18,10 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using Order = std::vector<uint32_t>;
 
+// The two-level scheduler's active set; the other policies take no parameter.
 PolicyChoice with_active_set(const std::string& policy, uint32_t active) {
   PolicyChoice choice(policy);
-  choice.settings.set("sm.two_level_active_warps", active);
+  if (policy == "two_level") choice.settings.set("sm.two_level_active_warps", active);
   return choice;
 }
 

@@ -18,7 +18,7 @@ using Matching = std::vector<std::pair<uint32_t, uint32_t>>;
 std::unique_ptr<CrossbarArbiter> arbiter(const std::string& name, uint32_t n,
                                          uint32_t iterations = 1) {
   PolicyChoice choice(name);
-  choice.settings.set("xbar.islip_iterations", iterations);
+  if (name == "islip") choice.settings.set("xbar.islip_iterations", iterations);  // its own
   return crossbar_arbiters().make(choice, n, n);
 }
 

@@ -107,7 +107,7 @@ struct Sent {
 void random_traffic(const std::string& arbiter) {
   CrossbarConfig config;
   config.arbiter = arbiter;
-  config.arbiter.settings.set("xbar.islip_iterations", 2);
+  if (arbiter == "islip") config.arbiter.settings.set("xbar.islip_iterations", 2);
   config.latency = 3;
   config.input_buffer = 4;
   config.output_buffer = 2;
