@@ -132,33 +132,33 @@ constexpr bool moves_channel_from(DramClass from) {
 }  // namespace
 
 template <DramClass kFrom, size_t I>
-void DramChannel::apply_rule(uint64_t t, const Where& at_) {
+void DramChannel::apply_rule(uint64_t t, const Where& to) {
   constexpr const DramTimingRule& rule = kDramTimingRules[I];
   if constexpr (rule.earlier == kFrom) {
     constexpr Slot slot = slot_of(rule);
     // Never below 0: a negative delay may reach back before the start of time.
     const uint64_t at = uint64_t(std::max<int64_t>(int64_t(t) + delays_[I], 0));
     if constexpr (rule.nth > 1) {
-      Window& w = at_.rank->windows[window_of(I)];
+      Window& w = to.rank->windows[window_of(I)];
       w.ring[w.oldest] = at;
       w.oldest = (w.oldest + 1) % rule.nth;
-      raise(at_.rank->next[slot], w.ring[w.oldest]);
+      raise(to.rank->next[slot], w.ring[w.oldest]);
     } else if constexpr (rule.scope == DramRuleScope::Bank) {
       static_assert(slot < kBankSlots, "a rule of scope Bank gates REF");
-      raise(at_.bank->next[slot], at);
+      raise(to.bank->next[slot], at);
     } else if constexpr (rule.scope == DramRuleScope::BankGroup) {
-      raise(at_.group->next[slot], at);
+      raise(to.group->next[slot], at);
     } else if constexpr (rule.scope == DramRuleScope::OtherBankGroups) {
       if (other_groups_in_rank_[I]) {
-        raise(at_.rank->next[slot], at);
+        raise(to.rank->next[slot], at);
       } else {
-        Level* first = &groups_[group_index(at_.rank_index, 0)];
+        Level* first = &groups_[group_index(to.rank_index, 0)];
         for (Level* g = first; g != first + timing_->bank_groups; ++g) {
-          if (g != at_.group) raise(g->next[slot], at);
+          if (g != to.group) raise(g->next[slot], at);
         }
       }
     } else if constexpr (rule.scope == DramRuleScope::Rank) {
-      raise(at_.rank->next[slot], at);
+      raise(to.rank->next[slot], at);
     } else {
       raise(channel_.next[slot], at);
     }

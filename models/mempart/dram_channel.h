@@ -151,7 +151,7 @@ class DramChannel {
     uint32_t rank_index;
   };
   template <DramClass kFrom, size_t I>
-  void apply_rule(uint64_t t, const Where& where);
+  void apply_rule(uint64_t t, const Where& to);
   void close(uint32_t rank, uint32_t bank_group, uint32_t bank, uint64_t precharge_at);
 
   std::shared_ptr<const DramTiming> timing_;         // never null
