@@ -29,14 +29,8 @@ DramChannel::DramChannel(std::shared_ptr<const DramTiming> timing) : timing_(std
   if (!problem.empty()) throw ConfigError(problem);
   delays_ = dram_timing_delays(*timing_);
   for (size_t i = 0; i < kNumDramTimingRules; ++i) {
-    const DramTimingRule& r = kDramTimingRules[i];
-    if (r.scope != DramRuleScope::OtherBankGroups) continue;
-    for (size_t j = 0; j < kNumDramTimingRules; ++j) {
-      const DramTimingRule& g = kDramTimingRules[j];
-      other_groups_in_rank_[i] |= g.scope == DramRuleScope::BankGroup && g.earlier == r.earlier &&
-                                  g.later == r.later && g.nth == 1 && !g.open_bank_only &&
-                                  delays_[j] >= delays_[i];
-    }
+    other_groups_in_rank_[i] = kDramTimingRules[i].scope == DramRuleScope::OtherBankGroups &&
+                               dram_rule_covered(i, DramRuleScope::BankGroup, delays_);
   }
   banks_.resize(size_t(timing_->ranks) * timing_->banks());
   groups_.resize(size_t(timing_->ranks) * timing_->bank_groups);

@@ -28,15 +28,9 @@ DramTimingChecker::DramTimingChecker(const DramTiming& timing)
   const std::array<int64_t, kNumDramTimingRules> delays = dram_timing_delays(timing_);
   for (size_t i = 0; i < kNumDramTimingRules; ++i) {
     const DramTimingRule& r = kDramTimingRules[i];
-    Rule rule{&r, delays[i]};
-    for (size_t j = 0; j < kNumDramTimingRules; ++j) {
-      const DramTimingRule& other = kDramTimingRules[j];
-      rule.covered_in_bank |= r.scope == DramRuleScope::BankGroup &&
-                              other.scope == DramRuleScope::Bank && other.earlier == r.earlier &&
-                              other.later == r.later && !other.open_bank_only &&
-                              delays[j] >= delays[i];
-    }
-    rules_[unsigned(r.later)].push_back(rule);
+    const bool covered_in_bank =
+        r.scope == DramRuleScope::BankGroup && dram_rule_covered(i, DramRuleScope::Bank, delays);
+    rules_[unsigned(r.later)].push_back(Rule{&r, delays[i], covered_in_bank});
   }
 }
 

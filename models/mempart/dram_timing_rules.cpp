@@ -1,4 +1,4 @@
-// The rule table of a DRAM timing (dram_timing_rules.h), written as the datasheets state it.
+// What the rule table (dram_timing_rules.h) needs at run time: command classes, delays.
 #include "models/mempart/dram_timing_rules.h"
 
 namespace gpusoc::mempart {
@@ -28,6 +28,18 @@ std::array<int64_t, kNumDramTimingRules> dram_timing_delays(const DramTiming& ti
   std::array<int64_t, kNumDramTimingRules> delays{};
   for (size_t i = 0; i < kNumDramTimingRules; ++i) delays[i] = kDramTimingRules[i].delay(timing);
   return delays;
+}
+
+bool dram_rule_covered(size_t rule, DramRuleScope scope,
+                       const std::array<int64_t, kNumDramTimingRules>& delays) {
+  const DramTimingRule& r = kDramTimingRules[rule];
+  for (size_t j = 0; j < kNumDramTimingRules; ++j) {
+    const DramTimingRule& g = kDramTimingRules[j];
+    if (g.scope == scope && g.earlier == r.earlier && g.later == r.later && g.nth == 1 &&
+        !g.open_bank_only && delays[j] >= delays[rule])
+      return true;
+  }
+  return false;
 }
 
 }  // namespace gpusoc::mempart

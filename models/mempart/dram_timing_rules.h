@@ -76,8 +76,8 @@ using T = const DramTiming&;
 using C = DramClass;
 using S = DramRuleScope;
 // B: the cycles a burst occupies the data bus.
-constexpr int64_t B(T t) {
-  return t.burst_length / t.beats_per_clock;
+inline int64_t B(T t) {
+  return t.burst_cycles();
 }
 
 inline constexpr DramTimingRule kRules[] = {
@@ -134,6 +134,12 @@ constexpr size_t kNumDramTimingRules = std::size(kDramTimingRules);
 
 /// Every rule's delay for `timing`, by index in kDramTimingRules.
 std::array<int64_t, kNumDramTimingRules> dram_timing_delays(const DramTiming& timing);
+/// Whether rule `rule` is covered within `scope`: a rule of that scope between the same classes
+/// (nth 1, gating every command) waits at least as long, for these delays. The channel keeps an
+/// _S rule in its rank counter where the _L rule covers it; the checker leaves a bank group's
+/// command to the very bank to the bank's rule that covers it.
+bool dram_rule_covered(size_t rule, DramRuleScope scope,
+                       const std::array<int64_t, kNumDramTimingRules>& delays);
 
 /// The structure both implementations rely on: a rule from or to REF has scope Rank or Channel;
 /// nth is 1 to kMaxNth, and above 1 only from ACT with scope Rank; open_bank_only only for a PRE of
