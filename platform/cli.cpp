@@ -6,6 +6,7 @@
 
 #include "models/common/error.h"
 #include "models/common/logging.h"
+#include "models/common/progress.h"
 #include "models/common/stats_report.h"
 #include "models/common/text_table.h"
 #include "models/common/wall_deadline.h"
@@ -78,6 +79,7 @@ int run_command(const CommandLine& line, const CommandRegistry& commands) {
   }
   if (line.common.max_wall_seconds) arm_wall_deadline(*line.common.max_wall_seconds);
   configure_logging(line.common);
+  set_progress_mode(line.common.progress);
   // Checked now, so that a long simulation does not end in an unwritable file name.
   if (line.common.stats_out && !stats_format_of(*line.common.stats_out)) {
     throw UsageError("--stats-out '" + *line.common.stats_out +
@@ -87,6 +89,7 @@ int run_command(const CommandLine& line, const CommandRegistry& commands) {
   StatGroup stats;
   const CommandContext context(config, line.common, line.options, stats, line.args);
   const int status = line.command->run(context);
+  progress_done();
   if (!context.stats_written()) {
     // Stats that came and went unwritten would leave a silently empty file.
     if (line.common.stats_out && stats.lost_members()) {
@@ -109,12 +112,15 @@ int run_cli(const std::vector<std::string>& args, const CommandRegistry& command
   try {
     return run_command(parse_command_line(args, commands), commands);
   } catch (const UsageError& e) {
+    progress_done();  // the error on a line of its own
     std::cerr << "gpusoc: error: " << printable(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
+    progress_done();  // the error on a line of its own
     std::cerr << "gpusoc: error: " << printable(e.what()) << "\n";
     return kExitError;
   } catch (...) {
+    progress_done();  // the error on a line of its own
     std::cerr << "gpusoc: error: unknown exception\n";
     return kExitError;
   }

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/common/config.h"
+#include "models/common/progress.h"
 #include "models/common/stat_group.h"
 
 namespace gpusoc::platform {
@@ -61,6 +62,7 @@ struct CommonOptions {
   std::vector<std::string> log_rules;  // "MODULE=LEVEL"
   std::optional<std::string> stats_out;
   std::optional<double> max_wall_seconds;
+  ProgressMode progress = ProgressMode::Auto;  // --progress, --quiet
 };
 
 // What a command gets: everything already parsed, loaded and validated.

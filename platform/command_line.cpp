@@ -87,6 +87,10 @@ void fill_common(const OptionValues& values, CommonOptions& common) {
   common.stats_out = values.get("stats-out");
   if (const auto seconds = values.get("max-wall"))
     common.max_wall_seconds = positive_real_option("--max-wall", *seconds, kMaxWallSeconds);
+  if (values.has("progress") && values.has("quiet"))
+    throw UsageError("--progress and --quiet contradict each other: give one");
+  if (values.has("progress")) common.progress = ProgressMode::On;
+  if (values.has("quiet")) common.progress = ProgressMode::Off;
 }
 
 }  // namespace
@@ -101,7 +105,11 @@ const std::vector<OptionSpec>& global_options() {
       {"log", "MODULE=LEVEL", "log level of the modules MODULE matches, e.g. sm=debug; repeatable",
        true},
       {"stats-out", "FILE", "write statistics to FILE: .json, .csv or .txt (summary table)"},
-      {"max-wall", "SECONDS", "stop the run with an error after this much wall-clock time"}};
+      {"max-wall", "SECONDS", "stop the run with an error after this much wall-clock time"},
+      {"progress", "",
+       "show the run's progress on stderr even where stderr is not a terminal (on a terminal "
+       "it shows by default once a run takes over a second)"},
+      {"quiet", "", "no progress on stderr, even on a terminal"}};
   return options;
 }
 

@@ -1,9 +1,12 @@
 #include "platform/soc_platform.h"
 
+#include <fmt/format.h>
+
 #include <tlm>
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/common/progress.h"
 #include "models/common/wall_deadline.h"
 #include "models/host/host_system.h"
 #include "platform/gpu_soc.h"
@@ -32,6 +35,32 @@ const Param<double> kQuantumNs{"platform.quantum_ns", 1000.0, "ns",
                                "which the SMs use unless sm.lt.quantum_ns or sm.cycle.quantum_ns "
                                "is set; a GPU built into another platform follows that one's",
                                Range{0.001, 1e9}};
+
+// The progress line of a run: kernels done and running, and the running kernels' CTAs, from
+// whose rate the time left in them is estimated.
+class KernelProgress {
+ public:
+  explicit KernelProgress(const gigathread::CtaDispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  ProgressLine line() {
+    const auto p = dispatcher_.progress();
+    ProgressLine line;
+    line.simulated_s = sc_core::sc_time_stamp().to_seconds();
+    line.work = fmt::format("kernels: {} done", p.grids_done);
+    if (p.grids_running == 0) return line;
+    line.work +=
+        fmt::format(", {} running, CTAs {} of {}", p.grids_running, p.ctas_done, p.ctas_total);
+    if (p.grids_done != grids_done_ || p.ctas_total != ctas_total_) remaining_.reset();
+    grids_done_ = p.grids_done;
+    ctas_total_ = p.ctas_total;
+    line.remaining_s = remaining_.estimate(p.ctas_done, p.ctas_total);
+    return line;
+  }
+
+ private:
+  const gigathread::CtaDispatcher& dispatcher_;
+  RemainingTime remaining_;
+  uint64_t grids_done_ = 0, ctas_total_ = 0;
+};
 
 }  // namespace
 
@@ -65,10 +94,13 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
   // Simulated time runs in slices so that --max-wall is checked between them, here on the main
   // stack rather than inside a SystemC process. The slices change no event's order.
   const sc_core::sc_time slice(10, sc_core::SC_US);
+  KernelProgress progress(impl_->gpu.dispatcher());
   do {
     sc_core::sc_start(slice);  // SC_RUN_TO_TIME: time moves on even between sparse events
     check_wall_deadline();
+    progress_tick([&] { return progress.line(); });
   } while (!impl_->host.cpu.finished() && sc_core::sc_pending_activity());
+  progress_last([&] { return progress.line(); });
   impl_->host.cpu.rethrow_program_error();
   return returned;
 }

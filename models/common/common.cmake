@@ -7,6 +7,7 @@ set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/text_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/host_memory.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/wall_deadline.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/progress.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/kernel_names.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/kernel_launch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/constraint.cpp

@@ -73,6 +73,17 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
 
 CtaDispatcher::~CtaDispatcher() = default;
 
+CtaDispatcher::Progress CtaDispatcher::progress() const {
+  Progress p;
+  p.grids_done = grids_.value();
+  for (const auto& grid : active_) {
+    ++p.grids_running;
+    p.ctas_done += grid->issued - grid->resident;
+    p.ctas_total += grid->total;
+  }
+  return p;
+}
+
 void CtaDispatcher::add_sm(sm::StreamingMultiprocessor& sm) {
   sm.set_listener(*this);
   sms_.push_back(&sm);

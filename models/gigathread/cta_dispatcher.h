@@ -57,6 +57,15 @@ class CtaDispatcher : public sc_core::sc_module,
   /// No grid is running.
   bool idle() const { return active_.empty(); }
 
+  /// How far the grids are, for progress reports: grids ended so far, grids running, and the
+  /// running grids' CTAs retired and in all.
+  struct Progress {
+    uint64_t grids_done = 0;
+    uint32_t grids_running = 0;
+    uint64_t ctas_done = 0, ctas_total = 0;
+  };
+  Progress progress() const;
+
   /// CTAs of a kernel with these needs one SM can hold at once (0: not even one), and why not.
   uint32_t ctas_per_sm(const GridRequest& request, std::string* limiting = nullptr) const;
 

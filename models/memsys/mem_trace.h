@@ -46,6 +46,8 @@ class TraceSource {
   /// Where the last request came from, for errors about it: "trace.txt:12", "request 7 of
   /// --pattern stream".
   virtual std::string position() const = 0;
+  /// Requests in all, for progress reports; 0: not known ahead (a trace file).
+  virtual uint64_t total() const { return 0; }
 };
 
 /// Reads the text format from `in`; errors name `label` (the file name) and the line.

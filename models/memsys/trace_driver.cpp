@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/common/error.h"
+#include "models/common/progress.h"
 #include "models/common/wall_deadline.h"
 
 namespace gpusoc::memsys {
@@ -96,6 +97,20 @@ void TraceDriver::complete(const HierarchyCompletion& c, TraceRunResult& result)
   --outstanding_;
 }
 
+ProgressLine TraceDriver::progress_line(const TraceSource& source, const TraceRunResult& result,
+                                        uint64_t now) {
+  ProgressLine line;
+  line.simulated_s = double(now) * hierarchy_.cycle_ps() * 1e-12;
+  const uint64_t done = result.requests - outstanding_, total = source.total();
+  if (total == 0) {
+    line.work = fmt::format("requests: {} done", done);
+  } else {
+    line.work = fmt::format("requests: {} of {} done", done, total);
+    line.remaining_s = remaining_.estimate(done, total);
+  }
+  return line;
+}
+
 TraceRunResult TraceDriver::run(TraceSource& source) {
   TraceRunResult result;
   result.cycle_ps = hierarchy_.cycle_ps();
@@ -113,6 +128,7 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
   uint64_t now = 0;
   uint64_t idle_rounds = 0;    // rounds at one cycle in which nothing happened
   uint64_t last_progress = 0;  // the last cycle a reply arrived (or nothing was outstanding)
+  uint64_t rounds = 0;
   for (;;) {
     // Hand trace requests whose time has come to their ports, in trace order, then offer what
     // the ports hold (a port refused is asked again only once room may have appeared).
@@ -154,6 +170,7 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
     }
     if (outstanding_ == 0 && !have_next) break;
     check_wall_deadline();
+    if ((++rounds & 4095) == 0) progress_tick([&] { return progress_line(source, result, now); });
     uint64_t t = hierarchy_.next_event();
     if (have_next && !ports_[next_port].busy)
       t = std::min(t, std::max(now, uint64_t(std::ceil(double(next.time_ps) / cycle_ps))));
@@ -172,6 +189,7 @@ TraceRunResult TraceDriver::run(TraceSource& source) {
     for (const HierarchyCompletion& c : done) complete(c, result);
     if (!done.empty() || outstanding_ == 0) last_progress = now;
   }
+  progress_last([&] { return progress_line(source, result, now); });
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/progress.h"
 #include "models/memsys/mem_trace.h"
 #include "models/memsys/memory_hierarchy.h"
 
@@ -53,6 +54,7 @@ class TraceDriver {
   TraceRunResult run(TraceSource& source);
 
  private:
+  ProgressLine progress_line(const TraceSource& source, const TraceRunResult& result, uint64_t now);
   struct Port {
     bool busy = false;
     uint32_t slot = 0;   // its request's entry in requests_
@@ -79,6 +81,7 @@ class TraceDriver {
   std::vector<Outstanding> requests_;
   std::vector<uint32_t> free_slots_;
   uint64_t outstanding_ = 0;
+  RemainingTime remaining_;  // of the run, for progress reports
   uint64_t fixed_cycles_ = 0;
   TraceAddressRange range_;
 };

@@ -51,6 +51,7 @@ class PatternSource : public TraceSource {
   std::string position() const override {
     return fmt::format("request {} of --pattern {}", index_ - 1, pattern_);
   }
+  uint64_t total() const override { return index_ + left_; }
   uint32_t bytes_;
 
  private:
