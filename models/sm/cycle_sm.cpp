@@ -24,16 +24,22 @@ CycleSm::CycleSm(sc_core::sc_module_name name, uint32_t sm_id, const CycleSmConf
       tex_port_("tex_port", sm_id, kTextureRequestsInFlight),
       miss_path_(config_, port_),
       stats_(stats_parent, basename(), config.warp_slots),
-      lsu_(config_, miss_path_, stats_, *this) {
+      lsu_(config_, miss_path_, stats_, *this),
+      mio_(config.processing_blocks, config.mio_queue,
+           config.units.units[size_t(Unit::Lsu)].lanes) {
   if (config.warp_slots == 0 || config.processing_blocks == 0)
     throw ModelError(sc_module::name(), "an SM needs warp slots and processing blocks");
+  // With MIO queues a block issues a memory instruction a cycle into its queue; the SM's pipe
+  // takes the block's lanes' worth.
+  ExecutionUnitsConfig block_units = config.units;
+  if (mio_.enabled()) block_units.units[size_t(Unit::Lsu)].lanes = ptx::kWarpSize;
   port_.on_dmi_revoked([this](uint64_t start, uint64_t end) {
     if (vram_) vram_->revoke(start, end);  // asked for again at the next access
   });
   slots_.resize(config.warp_slots);
   for (uint32_t b = 0; b < config.processing_blocks; ++b) {
     blocks_.push_back(Block{warp_schedulers().make(config.scheduler),
-                            ExecutionUnits(config.units),
+                            ExecutionUnits(block_units),
                             {},
                             {},
                             Stall::NoWarp});

@@ -29,6 +29,7 @@
 #include "models/sm/l1_miss_path.h"
 #include "models/sm/lsu.h"
 #include "models/sm/memory_request_port.h"
+#include "models/sm/mio_queues.h"
 #include "models/sm/register_use.h"
 #include "models/sm/scoreboard.h"
 #include "models/sm/sm_interface.h"
@@ -219,6 +220,7 @@ class CycleSm : public sc_core::sc_module,
   L1MissPath miss_path_;  // the L1, the constant cache, requests to the port, replies back
   CycleStats stats_;
   Lsu lsu_;                                // after miss_path_ and stats_, which it uses
+  MioQueues mio_;                          // the blocks' queues to the LSU (Volta and later)
   std::vector<MemoryCompletion> replies_;  // scratch
   // Texture requests waiting for the texture unit's port, with their sectors (vectors reused).
   struct TextureOut {

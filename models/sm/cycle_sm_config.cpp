@@ -113,6 +113,13 @@ const Param<U32> kLsuQueue{"sm.lsu.queue_lines", 128, "lines",
                            "memory instruction issues only with room for the 64 lines a warp "
                            "can touch",
                            Range{64, 4096}};
+const Param<U32> kMioQueue{
+    "sm.lsu.mio_queue", 0, "instructions",
+    "memory instructions (and whatever else runs on the LSU) each processing block may queue for "
+    "the SM's one load/store pipe, which takes one a cycle from the blocks' queues (Volta and "
+    "later: the MIO queue); the pipe's rate is sm.unit.lsu.lanes times sm.processing_blocks "
+    "lanes. 0: each processing block has an LSU of its own (Tesla)",
+    Range{0, 64}};
 const Param<U32> kInFlight{"sm.lsu.max_in_flight", 64, "requests",
                            "memory requests an SM may have outstanding", Range{1, 4096}};
 const Param<U32> kBarrier{"sm.barrier_cycles", 2, "cycles",
@@ -179,6 +186,7 @@ CycleSmConfig CycleSmConfig::from_config(const Config& config) {
     throw ConfigError("sm.const_cache.size_bytes: the constant cache cannot be switched off");
   c.param_latency = kParamLatency.get(config);
   c.lsu_queue = kLsuQueue.get(config);
+  c.mio_queue = kMioQueue.get(config);
   c.max_in_flight = kInFlight.get(config);
   c.barrier_cycles = kBarrier.get(config);
   c.cta_launch_cycles = kCtaLaunch.get(config);

@@ -30,6 +30,7 @@ struct CycleSmConfig {
   SectoredCacheConfig constant;       // the constant cache (sector size = line size)
   uint32_t param_latency = 4;         // kernel parameters: constant bank 0, always resident
   uint32_t lsu_queue = 128;           // lines waiting for the L1 or the memory port, per SM
+  uint32_t mio_queue = 0;             // per block, for the SM's one LSU pipe; 0: an LSU per block
   uint32_t max_in_flight = 64;        // memory requests outstanding, per SM
   uint32_t barrier_cycles = 2;        // from the last arrival to the waiting warps' next issue
   uint32_t cta_launch_cycles = 0;

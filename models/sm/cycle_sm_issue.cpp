@@ -53,8 +53,13 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
     return false;
   }
   const Unit unit = block.units.unit_of(in->cls);
+  const bool via_mio = unit == Unit::Lsu && mio_.enabled();
+  const uint32_t block_index = s % uint32_t(blocks_.size());
   uint64_t unit_free = block.units.free_at(unit);
-  if (in->space == ptx::StateSpace::Shared) unit_free = std::max(unit_free, lsu_.shared_free());
+  if (via_mio)  // the queue waits for the pipe and the banks
+    unit_free = std::max(unit_free, mio_.room_at(block_index, cycle_));
+  else if (in->space == ptx::StateSpace::Shared)
+    unit_free = std::max(unit_free, lsu_.shared_free());
   if (unit_free > cycle_) {
     slot.stall = Stall::Pipeline;
     slot.ready_at = unit_free;
@@ -75,8 +80,14 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   }
   const uint32_t extra = operand_bank_conflict_cycles(regs.sources(), regs.num_sources,
                                                       config_.register_banks, reused);
-  const uint64_t result = block.units.issue(in->cls, cycle_, extra);
-  lsu_.begin_instruction(s, slot.generation, slot.warp, in, cta.kernel, cycle_);
+  uint64_t result = block.units.issue(in->cls, cycle_, extra);
+  uint64_t start = cycle_;  // when the LSU takes it
+  if (via_mio) {
+    const bool banks = in->space == ptx::StateSpace::Shared;
+    start = mio_.enqueue(block_index, cycle_, banks ? lsu_.shared_free() : 0);
+    result += start - cycle_;
+  }
+  lsu_.begin_instruction(s, slot.generation, slot.warp, in, cta.kernel, start);
   try {
     runner.step(slot.warp, 1);
   } catch (const ptx::ExecutionError& e) {  // a kernel fault; model errors propagate

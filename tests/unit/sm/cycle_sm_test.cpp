@@ -265,12 +265,30 @@ TEST(CycleSm, KWayBankConflictCostsKPasses) {
     EXPECT_EQ(many - few, 48u * k) << k << "-way";
   }
   // Volta replays each further pass in two cycles (sm.shared_replay_cycles): 1 + 2 (k - 1).
-  const auto volta = sm_config(
-      {"sm.shared_banks=32", "sm.unit.lsu.lanes=32", "sm.shared_replay_cycles=2"});
+  const auto volta =
+      sm_config({"sm.shared_banks=32", "sm.unit.lsu.lanes=32", "sm.shared_replay_cycles=2"});
   for (int k : {1, 2, 4, 8, 16, 32}) {
     const uint64_t few = run_cycles(volta, shared_loads(16, k), "shared_loads", 1, 32);
     const uint64_t many = run_cycles(volta, shared_loads(64, k), "shared_loads", 1, 32);
     EXPECT_EQ(many - few, 48u * (2 * k - 1)) << k << "-way";
+  }
+}
+
+TEST(CycleSm, MioQueuesMakeTheBlocksLsuLanesOnePipe) {
+  // Four processing blocks of 8 load/store lanes. Each with an LSU of its own, one warp's shared
+  // loads issue one per 4 cycles; with MIO queues the 32 lanes are one SM-wide pipe, a warp
+  // instruction a cycle, which one warp alone fills. Four warps (one a block) are held to the
+  // banks' warp access a cycle either way.
+  for (int depth : {0, 1, 2, 8}) {
+    const auto config =
+        sm_config({"sm.processing_blocks=4", "sm.shared_banks=32", "sm.unit.lsu.lanes=8",
+                   "sm.lsu.mio_queue=" + std::to_string(depth)});
+    const uint64_t one_few = run_cycles(config, shared_loads(16, 1), "shared_loads", 1, 32);
+    const uint64_t one_many = run_cycles(config, shared_loads(64, 1), "shared_loads", 1, 32);
+    EXPECT_EQ(one_many - one_few, 48u * (depth == 0 ? 4 : 1)) << "depth " << depth;
+    const uint64_t four_few = run_cycles(config, shared_loads(16, 1), "shared_loads", 1, 128);
+    const uint64_t four_many = run_cycles(config, shared_loads(64, 1), "shared_loads", 1, 128);
+    EXPECT_EQ(four_many - four_few, 4u * 48) << "depth " << depth;
   }
 }
 
