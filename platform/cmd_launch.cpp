@@ -20,11 +20,13 @@
 
 #include "models/common/error.h"
 #include "models/common/kernel_names.h"
+#include "models/common/stats_report.h"
 #include "models/common/text_file.h"
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/launch_options.h"
 #include "platform/launch_texture_args.h"
+#include "platform/run_summary.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/functional_app_device.h"
 #include "sw/apps/soc_app_device.h"
@@ -219,8 +221,9 @@ void write_file(const std::string& file, const std::vector<uint8_t>& bytes) {
 }
 
 // Loads, checks, uploads, launches, downloads, prints: the same on either device.
-void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchConfig& config,
-               std::vector<Argument>& args) {
+// Returns the launch's simulated time (ns; 0 on the functional core).
+double launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchConfig& config,
+                 std::vector<Argument>& args) {
   device.load_file(ctx.args[0], ctx.options.get("resources").value_or(""));
   const std::string kernel = device.kernel_name(ctx.args[1]);
   check_arguments(kernel, args, device.param_sizes(kernel));
@@ -276,6 +279,7 @@ void launch_on(apps::AppDevice& device, const CommandContext& ctx, const LaunchC
       std::cout << fmt::format("  wrote {} bytes of '{}' to {}\n",
                                a.object ? a.object->texels.size() : a.buffer.size(), a.text,
                                a.output);
+  return stats.kernel_ns();
 }
 
 int launch(const CommandContext& ctx) {
@@ -296,11 +300,14 @@ int launch(const CommandContext& ctx) {
   }
   std::cout << "on the SoC; SMs " << sm_summary(ctx.config) << "\n";
   SocPlatform soc(ctx.config, ctx.stats);
+  double kernel_ns = 0;
   soc.run([&](host::HostBus& bus) {
     rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
     apps::SocAppDevice device(runtime);
-    launch_on(device, ctx, config, args);
+    kernel_ns = launch_on(device, ctx, config, args);
   });
+  std::cout << run_summary(stats_values_json(ctx.stats),
+                           {kernel_ns, GpuSpec::from_config(ctx.config).peak_dram_gbytes_per_s()});
   ctx.write_stats();
   return 0;
 }

@@ -11,11 +11,13 @@
 #include "models/common/logging.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
+#include "models/common/stats_report.h"
 #include "platform/command.h"
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
 #include "platform/launch_options.h"
 #include "platform/number_text.h"
+#include "platform/run_summary.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/apps.h"
 #include "sw/apps/functional_app_device.h"
@@ -56,7 +58,8 @@ uint64_t app_size(const CommandContext& ctx, const apps::App& app) {
 }
 
 void report(const apps::App& app, const char* backend, const apps::AppResult& result,
-            const apps::AppStats& s, const Config& config) {
+            const apps::AppStats& s, const CommandContext& ctx) {
+  const Config& config = ctx.config;
   if (std::string(backend) == "soc")
     std::cout << fmt::format("{} on the SoC; SMs {}\n", app.name, sm_summary(config));
   else
@@ -73,6 +76,8 @@ void report(const apps::App& app, const char* backend, const apps::AppResult& re
         "over PCIe\n",
         s.h2d_bytes / 1e6, s.d2h_bytes / 1e6, s.copy_ns / 1e6,
         s.copy_ns > 0 ? double(bytes) / s.copy_ns : 0.0);
+    std::cout << run_summary(stats_values_json(ctx.stats),
+                             {s.kernel_ns, GpuSpec::from_config(config).peak_dram_gbytes_per_s()});
   }
   for (const std::string& note : result.notes) std::cout << "  " << note << "\n";
   for (const apps::Figure& f : result.figures)
@@ -99,7 +104,7 @@ struct FigureStats : StatGroup {
 // Reports the run, writes the statistics with the app's figures, and gives the exit status.
 int finish(const CommandContext& ctx, const apps::App& app, const char* backend,
            const apps::AppResult& result, const apps::AppStats& stats) {
-  report(app, backend, result, stats, ctx.config);
+  report(app, backend, result, stats, ctx);
   const FigureStats figures(ctx.stats, result.figures);
   ctx.write_stats();
   return result.verified ? 0 : 1;

@@ -17,6 +17,7 @@ add_library(gpusoc_platform OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/command.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/launch_options.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/number_text.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/run_summary.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/command_line.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp)
 target_include_directories(gpusoc_platform PUBLIC ${PROJECT_SOURCE_DIR})

@@ -50,6 +50,18 @@ std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketN
           summed(controllers, [](Controller s) { return s.reads.value(); }));
     total("dram_writes", "bursts", "DRAM write bursts",
           summed(controllers, [](Controller s) { return s.writes.value(); }));
+    total("dram_bytes", "bytes", "bytes the DRAM bursts carried, read and written", [net] {
+      uint64_t bytes = 0;
+      for (uint32_t i = 0; i < net->partitions(); ++i) {
+        const mempart::MemoryPartition& p = net->partition(i);
+        for (uint32_t c = 0; c < p.channels(); ++c) {
+          const mempart::MemoryController& m = p.controller(c);
+          bytes += (m.stats().reads.value() + m.stats().writes.value()) *
+                   m.channel().timing().burst_bytes();
+        }
+      }
+      return bytes;
+    });
     total("dram_activates", "commands", "ACT commands",
           summed(controllers, [](Controller s) { return s.activates.value(); }));
     total("dram_read_write_turnarounds", "turnarounds",

@@ -1,5 +1,6 @@
 // Runs the built gpusoc program: output, exit status and the one-line errors.
 #include <cstdlib>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -232,6 +233,31 @@ TEST_F(CliTest, StatisticsAreWrittenWhereAsked) {
   const Outcome result = gpusoc("config dump --stats-out " + stats);
   ASSERT_EQ(result.status, 0) << result.err;
   EXPECT_EQ(testing::read_file(stats), "{}\n");
+}
+
+// The summary's DRAM bandwidth is the app's own figure (the input bytes over the kernels' time,
+// which a reduction reads once from DRAM), and its per-kernel IPC the statistics file's.
+TEST_F(CliTest, RunSummaryAgreesWithTheAppAndTheStatisticsFile) {
+  const std::string stats = dir.file("stats.json");
+  const Outcome result = gpusoc("run reduce_shared --config " + kConfigDir +
+                                "/small.json --set sm.model=cycle --stats-out " + stats);
+  ASSERT_EQ(result.status, 0) << result.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(result.out, m, std::regex(R"(dram .*: ([\d.]+) GB/s)")))
+      << result.out;
+  const double summary_gbps = std::stod(m[1]);
+  ASSERT_TRUE(std::regex_search(result.out, m, std::regex(R"(figure bw +([\d.]+) GB/s)")));
+  EXPECT_NEAR(summary_gbps, std::stod(m[1]), 0.05);
+  const nlohmann::json json = nlohmann::json::parse(testing::read_file(stats));
+  for (const char* kernel : {"reduce_shared", "reduce_final"}) {
+    ASSERT_TRUE(std::regex_search(result.out, m,
+                                  std::regex(std::string(kernel) + R"( +IPC ([\d.]+),)")))
+        << kernel;
+    EXPECT_NEAR(std::stod(m[1]), json["gpu"]["kernels"][kernel]["ipc"]["value"].get<double>(),
+                0.0005)
+        << kernel;
+  }
+  EXPECT_THAT(result.out, HasSubstr("stalls (of the slots that issued nothing): "));
 }
 
 }  // namespace
