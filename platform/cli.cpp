@@ -11,6 +11,7 @@
 #include "models/common/text_table.h"
 #include "models/common/wall_deadline.h"
 #include "platform/command_line.h"
+#include "platform/version.h"
 
 namespace gpusoc::platform {
 namespace {
@@ -72,7 +73,27 @@ std::string printable(const std::string& text) {
   return out;
 }
 
-int run_command(const CommandLine& line, const CommandRegistry& commands) {
+// The command line as a shell takes it back: "gpusoc run vecadd --set 'a=b c'".
+std::string shell_words(const std::vector<std::string>& args) {
+  std::string text = "gpusoc";
+  for (const std::string& a : args) {
+    const bool plain = !a.empty() && a.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                         "OPQRSTUVWXYZ0123456789-_=.,:/+@%") == std::string::npos;
+    text += ' ';
+    if (plain) {
+      text += a;
+      continue;
+    }
+    text += '\'';
+    for (const char c : a) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += '\'';
+  }
+  return text;
+}
+
+int run_command(const CommandLine& line, const std::vector<std::string>& args,
+                const CommandRegistry& commands) {
   if (line.help) {
     std::cout << (line.command == nullptr ? general_help(commands) : command_help(*line.command));
     return kExitSuccess;
@@ -87,7 +108,8 @@ int run_command(const CommandLine& line, const CommandRegistry& commands) {
   }
   const Config config = load_config(line.common);
   StatGroup stats;
-  const CommandContext context(config, line.common, line.options, stats, line.args);
+  const CommandContext context(config, line.common, line.options, stats, line.args,
+                               shell_words(args));
   const int status = line.command->run(context);
   progress_done();
   if (!context.stats_written()) {
@@ -109,8 +131,12 @@ int run_cli(const std::vector<std::string>& args, const CommandRegistry& command
     std::cerr << general_help(commands);
     return kExitUsage;
   }
+  if (args.size() == 1 && args[0] == "--version") {
+    std::cout << "gpusoc " << gpusoc_version() << " (commit " << gpusoc_commit() << ")\n";
+    return kExitSuccess;
+  }
   try {
-    return run_command(parse_command_line(args, commands), commands);
+    return run_command(parse_command_line(args, commands), args, commands);
   } catch (const UsageError& e) {
     progress_done();  // the error on a line of its own
     std::cerr << "gpusoc: error: " << printable(e.what()) << "\n";
@@ -133,6 +159,7 @@ std::string general_help(const CommandRegistry& commands) {
     rows.push_back({"  " + command->name() + args, command->summary()});
   }
   rows.push_back({"  help [COMMAND]", "show help, for one command if named"});
+  rows.push_back({"  --version", "the gpusoc version and the commit it was built from"});
   return "usage: gpusoc <command> [options] [args]\n\ncommands:\n" + aligned_table(rows) +
          "\noptions of every command:\n" + option_table(global_options()) + "\n" + kExitStatusHelp;
 }

@@ -5,6 +5,8 @@
 
 #include "models/common/error.h"
 #include "models/common/stats_report.h"
+#include "models/common/text_table.h"
+#include "platform/version.h"
 
 namespace gpusoc::platform {
 
@@ -20,26 +22,16 @@ std::vector<std::string> OptionValues::all(std::string_view name) const {
 }
 
 void CommandContext::write_stats() const {
-  if (common.stats_out) write_stats_file(stats, *common.stats_out);
+  if (common.stats_out) write_stats_file(stats, *common.stats_out, provenance());
   stats_written_ = true;
 }
 
-namespace {
-
-// "a.b,1" rows for every number or string in the report; arrays index like fields ("a.0.b").
-void flatten(const nlohmann::ordered_json& j, const std::string& name, std::ostream& out) {
-  if (j.is_object() || j.is_array()) {
-    size_t index = 0;
-    for (auto it = j.begin(); it != j.end(); ++it, ++index) {
-      const std::string key = j.is_object() ? it.key() : std::to_string(index);
-      flatten(*it, name.empty() ? key : name + "." + key, out);
-    }
-    return;
-  }
-  out << name << "," << (j.is_string() ? j.get<std::string>() : j.dump()) << "\n";
+nlohmann::ordered_json CommandContext::provenance() const {
+  return {{"gpusoc", gpusoc_version()},
+          {"commit", gpusoc_commit()},
+          {"command_line", command_line},
+          {"configuration", config.to_json()}};
 }
-
-}  // namespace
 
 void CommandContext::write_report(const nlohmann::ordered_json& report,
                                   const std::string& summary) const {
@@ -48,16 +40,25 @@ void CommandContext::write_report(const nlohmann::ordered_json& report,
   const std::string& file = *common.stats_out;
   std::ofstream out(file);
   switch (stats_format_of(file).value_or(StatsFormat::kJson)) {
-    case StatsFormat::kJson:
-      out << report.dump(2) << "\n";
+    case StatsFormat::kJson: {
+      nlohmann::ordered_json j{{"provenance", provenance()}};
+      j.update(report);
+      out << j.dump(2) << "\n";
       break;
+    }
     case StatsFormat::kCsv:
       out << "name,value\n";
-      flatten(report, "", out);
+      for (const auto& [name, value] : flattened(report))
+        out << csv_quoted(name) << "," << csv_quoted(value) << "\n";
+      for (const auto& [name, value] : flattened(provenance(), "provenance"))
+        out << csv_quoted(name) << "," << csv_quoted(value) << "\n";
       break;
-    case StatsFormat::kText:
-      out << summary;
+    case StatsFormat::kText: {
+      std::vector<std::vector<std::string>> rows{{"PROVENANCE", "VALUE"}};
+      for (auto& [name, value] : flattened(provenance())) rows.push_back({name, value});
+      out << summary << "\n" << aligned_table(rows);
       break;
+    }
   }
   out.close();
   if (!out) throw Error("cannot write statistics to '" + file + "'");

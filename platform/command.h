@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -69,8 +70,14 @@ struct CommonOptions {
 class CommandContext {
  public:
   CommandContext(const Config& config, const CommonOptions& common, const OptionValues& options,
-                 StatGroup& stats, const std::vector<std::string>& args)
-      : config(config), common(common), options(options), stats(stats), args(args) {}
+                 StatGroup& stats, const std::vector<std::string>& args,
+                 std::string command_line = "")
+      : config(config),
+        common(common),
+        options(options),
+        stats(stats),
+        args(args),
+        command_line(std::move(command_line)) {}
 
   // Writes the statistics tree to --stats-out (nothing without that option). A command
   // whose stats live in its own objects (a model built and run inside the command)
@@ -82,12 +89,16 @@ class CommandContext {
   // (.txt).
   void write_report(const nlohmann::ordered_json& report, const std::string& summary) const;
   bool stats_written() const { return stats_written_; }
+  // What produced the statistics, written into every statistics file: the gpusoc version and
+  // commit, the command line, and the whole resolved configuration.
+  nlohmann::ordered_json provenance() const;
 
   const Config& config;  // defaults, --config file, --set overrides
   const CommonOptions& common;
   const OptionValues& options;           // the command's own options
   StatGroup& stats;                      // root of the statistics tree
   const std::vector<std::string>& args;  // positional arguments after the command name
+  const std::string command_line;        // the whole command, as a shell would take it back
 
  private:
   mutable bool stats_written_ = false;

@@ -104,7 +104,9 @@ const std::vector<OptionSpec>& global_options() {
        "error, critical, off"},
       {"log", "MODULE=LEVEL", "log level of the modules MODULE matches, e.g. sm=debug; repeatable",
        true},
-      {"stats-out", "FILE", "write statistics to FILE: .json, .csv or .txt (summary table)"},
+      {"stats-out", "FILE",
+       "write statistics to FILE: .json, .csv or .txt (summary table), with the version, "
+       "commit, command line and whole configuration that produced them"},
       {"max-wall", "SECONDS", "stop the run with an error after this much wall-clock time"},
       {"progress", "",
        "show the run's progress on stderr even where stderr is not a terminal (on a terminal "

@@ -22,6 +22,15 @@ add_library(gpusoc_platform OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/cli.cpp)
 target_include_directories(gpusoc_platform PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(gpusoc_platform PUBLIC gpusoc_common PRIVATE gpusoc_warnings)
+# The version and commit (platform/version.h), written at every build, changed only when they do.
+set(GPUSOC_VERSION_SOURCE ${CMAKE_CURRENT_BINARY_DIR}/generated/gpusoc_version.cpp)
+add_custom_target(gpusoc_version_source
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DOUTPUT=${GPUSOC_VERSION_SOURCE}
+          -DVERSION=${PROJECT_VERSION} -P ${PROJECT_SOURCE_DIR}/cmake/GpusocVersion.cmake
+  BYPRODUCTS ${GPUSOC_VERSION_SOURCE}
+  COMMENT "gpusoc version and commit")
+target_sources(gpusoc_platform PRIVATE ${GPUSOC_VERSION_SOURCE})
+add_dependencies(gpusoc_platform gpusoc_version_source)
 
 # The program: build/platform/gpusoc.
 add_executable(gpusoc ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)

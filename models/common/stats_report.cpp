@@ -36,16 +36,6 @@ void refresh_tree(const StatGroup& group) {
   for (const StatGroup* child : group.children()) refresh_tree(*child);
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 nlohmann::ordered_json stats_to_json(const StatGroup& root) {
@@ -64,8 +54,8 @@ std::string stats_to_csv(const StatGroup& root) {
   for_each_stat(root, [&out](const Stat& stat) {
     for (const auto& [suffix, value] : stat.fields()) {
       const std::string name = suffix.empty() ? stat.path() : stat.path() + "." + suffix;
-      out += csv_field(name) + "," + (value.is_null() ? "" : value.dump()) + "," +
-             csv_field(stat.unit()) + "," + csv_field(stat.description()) + "\n";
+      out += csv_quoted(name) + "," + (value.is_null() ? "" : value.dump()) + "," +
+             csv_quoted(stat.unit()) + "," + csv_quoted(stat.description()) + "\n";
     }
   });
   return out;
@@ -88,21 +78,60 @@ std::optional<StatsFormat> stats_format_of(const std::filesystem::path& file) {
   return std::nullopt;
 }
 
-void write_stats_file(const StatGroup& root, const std::filesystem::path& file) {
+std::string csv_quoted(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::pair<std::string, std::string>> flattened(const nlohmann::ordered_json& j,
+                                                           const std::string& prefix) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (j.is_object() || j.is_array()) {
+    size_t index = 0;
+    for (auto it = j.begin(); it != j.end(); ++it, ++index) {
+      const std::string key = j.is_object() ? it.key() : std::to_string(index);
+      auto below = flattened(*it, prefix.empty() ? key : prefix + "." + key);
+      rows.insert(rows.end(), below.begin(), below.end());
+    }
+  } else {
+    rows.emplace_back(prefix, j.is_string() ? j.get<std::string>() : j.dump());
+  }
+  return rows;
+}
+
+void write_stats_file(const StatGroup& root, const std::filesystem::path& file,
+                      const nlohmann::ordered_json& provenance) {
   const std::optional<StatsFormat> format = stats_format_of(file);
   if (!format) {
     throw Error("statistics file '" + file.string() + "' must end in .json, .csv or .txt");
   }
   std::ofstream out(file);
   switch (*format) {
-    case StatsFormat::kJson:
-      out << stats_to_json(root).dump(2) << "\n";
+    case StatsFormat::kJson: {
+      nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      if (!provenance.is_null()) j["provenance"] = provenance;
+      j.update(stats_to_json(root));
+      out << j.dump(2) << "\n";
       break;
+    }
     case StatsFormat::kCsv:
       out << stats_to_csv(root);
+      if (!provenance.is_null())
+        for (const auto& [name, value] : flattened(provenance, "provenance"))
+          out << csv_quoted(name) << "," << csv_quoted(value) << ",,\n";
       break;
     case StatsFormat::kText:
       out << stats_summary(root);
+      if (!provenance.is_null()) {
+        std::vector<std::vector<std::string>> rows{{"PROVENANCE", "VALUE"}};
+        for (auto& [name, value] : flattened(provenance)) rows.push_back({name, value});
+        out << "\n" << aligned_table(rows);
+      }
       break;
   }
   out.close();

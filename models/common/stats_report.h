@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +35,18 @@ enum class StatsFormat { kJson, kCsv, kText };
 std::optional<StatsFormat> stats_format_of(const std::filesystem::path& file);
 
 // Writes in the format the extension names; throws Error when the extension is
-// unknown or the file cannot be written.
-void write_stats_file(const StatGroup& root, const std::filesystem::path& file);
+// unknown or the file cannot be written. `provenance` (what produced the numbers: version,
+// command line, configuration; null for none) goes first in JSON as "provenance", as
+// "provenance.KEY" rows without unit or description in CSV, and as a second table in text.
+void write_stats_file(const StatGroup& root, const std::filesystem::path& file,
+                      const nlohmann::ordered_json& provenance = nullptr);
+
+// A CSV field: as it is, or in double quotes (doubled inside) where it holds a comma, a quote
+// or a line break.
+std::string csv_quoted(const std::string& text);
+
+// "a.b.c" and its value as text, for every leaf of `j` (array elements by index: "a.0").
+std::vector<std::pair<std::string, std::string>> flattened(const nlohmann::ordered_json& j,
+                                                           const std::string& prefix = "");
 
 }  // namespace gpusoc

@@ -1,5 +1,6 @@
 // Runs the built gpusoc program: output, exit status and the one-line errors.
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -230,9 +231,37 @@ TEST_F(CliTest, RegisterResetValuesAreTheConfigurations) {
 
 TEST_F(CliTest, StatisticsAreWrittenWhereAsked) {
   const std::string stats = dir.file("stats.json");
-  const Outcome result = gpusoc("config dump --stats-out " + stats);
+  const Outcome result = gpusoc("config dump --set sm.model=cycle --stats-out " + stats);
   ASSERT_EQ(result.status, 0) << result.err;
-  EXPECT_EQ(testing::read_file(stats), "{}\n");
+  // No statistics, and what would reproduce them: the configuration is the one dumped.
+  const nlohmann::json json = nlohmann::json::parse(testing::read_file(stats));
+  ASSERT_EQ(json.size(), 1u);
+  EXPECT_EQ(json["provenance"]["configuration"], nlohmann::json::parse(result.out));
+  EXPECT_EQ(json["provenance"]["command_line"],
+            "gpusoc config dump --set sm.model=cycle --stats-out " + stats);
+  EXPECT_THAT(json["provenance"]["commit"].get<std::string>(),
+              MatchesRegex("(.*-g)?[0-9a-f]{12}(-dirty)?|unknown"));
+}
+
+// A statistics file alone reproduces its run: its configuration, given back as a file, gives
+// the same statistics.
+TEST_F(CliTest, AStatisticsFileCarriesWhatReproducesIt) {
+  const std::string first = dir.file("first.json"), config = dir.file("config.json"),
+                    second = dir.file("second.json");
+  const std::string run = "memtrace --pattern random --requests 3000 --stats-out ";
+  ASSERT_EQ(gpusoc(run + first + " --config " + kConfigDir +
+                   "/volta-v100.json --set memory.controller.read_queue=16")
+                .status,
+            0);
+  nlohmann::json a = nlohmann::json::parse(testing::read_file(first));
+  { std::ofstream(config) << a["provenance"]["configuration"].dump(); }
+  ASSERT_EQ(gpusoc(run + second + " --config " + config).status, 0);
+  nlohmann::json b = nlohmann::json::parse(testing::read_file(second));
+  EXPECT_EQ(a["provenance"]["configuration"], b["provenance"]["configuration"]);
+  a.erase("provenance");
+  b.erase("provenance");
+  EXPECT_EQ(a, b);
+  EXPECT_GT(a["bandwidth_gbps"].get<double>(), 0);
 }
 
 // The summary's DRAM bandwidth is the app's own figure (the input bytes over the kernels' time,
@@ -250,8 +279,8 @@ TEST_F(CliTest, RunSummaryAgreesWithTheAppAndTheStatisticsFile) {
   EXPECT_NEAR(summary_gbps, std::stod(m[1]), 0.05);
   const nlohmann::json json = nlohmann::json::parse(testing::read_file(stats));
   for (const char* kernel : {"reduce_shared", "reduce_final"}) {
-    ASSERT_TRUE(std::regex_search(result.out, m,
-                                  std::regex(std::string(kernel) + R"( +IPC ([\d.]+),)")))
+    ASSERT_TRUE(
+        std::regex_search(result.out, m, std::regex(std::string(kernel) + R"( +IPC ([\d.]+),)")))
         << kernel;
     EXPECT_NEAR(std::stod(m[1]), json["gpu"]["kernels"][kernel]["ipc"]["value"].get<double>(),
                 0.0005)

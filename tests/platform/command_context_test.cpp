@@ -5,9 +5,11 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "models/common/stat.h"
 #include "platform/cli.h"
+#include "platform/version.h"
 #include "tests/unit/common/temp_dir.h"
 
 namespace gpusoc::platform {
@@ -43,8 +45,18 @@ class CommandContextTest : public ::testing::Test {
 TEST_F(CommandContextTest, ACommandWritesItsModelsStatisticsWhileTheyExist) {
   const std::string file = dir.file("stats.csv");
   EXPECT_EQ(run({"model", "writes"}, file), kExitSuccess);
-  EXPECT_EQ(testing::read_file(file),
-            "name,value,unit,description\ngpu.cycles,7,cycles,cycles simulated\n");
+  const std::string csv = testing::read_file(file);
+  EXPECT_EQ(
+      csv.rfind("name,value,unit,description\ngpu.cycles,7,cycles,cycles simulated\n"
+                "provenance.gpusoc," +
+                    std::string(gpusoc_version()) + ",,\nprovenance.commit," + gpusoc_commit() +
+                    ",,\nprovenance.command_line,gpusoc model writes "
+                    "--stats-out " +
+                    file + ",,\n",
+                0),
+      0u)
+      << csv;
+  EXPECT_NE(csv.find("\nprovenance.configuration.sm.model,lt,,\n"), std::string::npos);
 }
 
 TEST_F(CommandContextTest, StatisticsDestroyedUnwrittenAreAnError) {
@@ -56,7 +68,10 @@ TEST_F(CommandContextTest, StatisticsDestroyedUnwrittenAreAnError) {
 TEST_F(CommandContextTest, TheCliWritesForCommandsWithoutAModelAndKeepsTheirStatus) {
   const std::string file = dir.file("stats.json");
   EXPECT_EQ(run({"nothing"}, file), 3);
-  EXPECT_EQ(testing::read_file(file), "{}\n");
+  const nlohmann::json json = nlohmann::json::parse(testing::read_file(file));
+  ASSERT_EQ(json.size(), 1u);  // what produced it, and no statistics
+  EXPECT_EQ(json["provenance"]["command_line"], "gpusoc nothing --stats-out " + file);
+  EXPECT_EQ(json["provenance"]["gpusoc"], gpusoc_version());
 }
 
 }  // namespace
