@@ -77,6 +77,20 @@ class Scalar final : public Stat {
   double value_ = 0;
 };
 
+// A word or name that describes what the numbers beside it count (a launch's kernel, how it
+// ended): a string in JSON, a field in CSV, the text itself in the summary.
+class Text final : public Stat {
+ public:
+  using Stat::Stat;
+  void set(std::string value) { value_ = std::move(value); }
+  const std::string& value() const { return value_; }
+  nlohmann::ordered_json to_json() const override { return value_; }
+  std::string summary() const override { return value_; }
+
+ private:
+  std::string value_;
+};
+
 // A value derived from other stats when the stats are dumped (rates, ratios); it
 // costs nothing while simulating. A non-finite result (0/0) dumps as null.
 class Formula final : public Stat {

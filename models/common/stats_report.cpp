@@ -54,8 +54,11 @@ std::string stats_to_csv(const StatGroup& root) {
   for_each_stat(root, [&out](const Stat& stat) {
     for (const auto& [suffix, value] : stat.fields()) {
       const std::string name = suffix.empty() ? stat.path() : stat.path() + "." + suffix;
-      out += csv_quoted(name) + "," + (value.is_null() ? "" : value.dump()) + "," +
-             csv_quoted(stat.unit()) + "," + csv_quoted(stat.description()) + "\n";
+      const std::string cell = value.is_null()     ? ""
+                               : value.is_string() ? csv_quoted(value.get<std::string>())
+                                                   : value.dump();
+      out += csv_quoted(name) + "," + cell + "," + csv_quoted(stat.unit()) + "," +
+             csv_quoted(stat.description()) + "\n";
     }
   });
   return out;

@@ -32,6 +32,11 @@ const Param<uint64_t> kNoProgress{
     "memory, no barrier passed, no thread exiting): an endless loop, a spin on a flag nothing "
     "sets; 0: no check",
     Range{0, 1e18}};
+const Param<uint64_t> kLaunchRecords{
+    "gigathread.launch_records", DispatcherConfig{}.launch_records, "launches",
+    "launches whose statistics are kept one by one (gpu.cta_dispatcher.launches.grid<ID>); "
+    "later ones are only counted, so that a run of many launches keeps its statistics small",
+    Range{0, 1e9}};
 
 }  // namespace
 
@@ -40,6 +45,7 @@ DispatcherConfig DispatcherConfig::from_config(const Config& config) {
   c.policy = dispatch_policies().choose(config);
   c.watchdog.launch_instructions = kWatchdog.get(config);
   c.watchdog.no_progress_instructions = kNoProgress.get(config);
+  c.launch_records = kLaunchRecords.get(config);
   return c;
 }
 
@@ -66,7 +72,8 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
       refused_(stats_, "refused_launches", "grids",
                "launches refused before running (bad dimensions, no room on an SM)"),
       faulted_(stats_, "faulted_grids", "grids", "grids stopped by a fault in a CTA"),
-      reset_(stats_, "reset_grids", "grids", "grids failed by a reset of the GPU") {
+      reset_(stats_, "reset_grids", "grids", "grids failed by a reset of the GPU"),
+      launches_(stats_, config.launch_records) {
   if (!config_.simt_model) throw ModelError(basename(), "no SIMT model configured");
   grid_in.bind(*this);
 }
@@ -169,6 +176,7 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   dispatch();
   wait(g.done);
   GridResult result = std::move(g.result);
+  launches_.record(g.work.launch.grid_id, g.request, result);
   active_.remove_if([&](const auto& a) { return a.get() == &g; });
   ++grids_;
   return result;

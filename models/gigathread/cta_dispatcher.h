@@ -18,6 +18,7 @@
 #include "models/common/stat_group.h"
 #include "models/gigathread/dispatch_policy.h"
 #include "models/gigathread/grid_executor.h"
+#include "models/gigathread/launch_records.h"
 #include "models/gigathread/sm_occupancy.h"
 #include "models/sm/sm_interface.h"
 
@@ -29,6 +30,7 @@ struct DispatcherConfig {
   PolicyChoice policy = "round_robin";
   ptx::LaunchWatchdog watchdog;
   std::shared_ptr<const ptx::SimtModel> simt_model = ptx::default_simt_model();  // as the SMs run
+  uint64_t launch_records = 10000;  // launches whose statistics are kept one by one
   /// Reads gigathread.dispatch_policy and gigathread.watchdog_*; the platform
   /// fills limits and places from the GPU specification.
   static DispatcherConfig from_config(const Config& config);
@@ -90,6 +92,7 @@ class CtaDispatcher : public sc_core::sc_module,
 
   StatGroup stats_;
   Counter grids_, ctas_, refused_, faulted_, reset_;
+  LaunchRecords launches_;
 };
 
 }  // namespace gpusoc::gigathread

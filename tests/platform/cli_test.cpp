@@ -1,6 +1,7 @@
 // Runs the built gpusoc program: output, exit status and the one-line errors.
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -287,6 +288,43 @@ TEST_F(CliTest, RunSummaryAgreesWithTheAppAndTheStatisticsFile) {
         << kernel;
   }
   EXPECT_THAT(result.out, HasSubstr("stalls (of the slots that issued nothing): "));
+}
+
+// Per-launch statistics add up to the run's totals the summary prints, each stream's launches
+// follow one another in time, and the record count is capped as configured.
+TEST_F(CliTest, EachLaunchHasItsOwnStatistics) {
+  const std::string stats = dir.file("stats.json");
+  const Outcome result =
+      gpusoc("run two_streams --config " + kConfigDir +
+             "/small.json --set gigathread.launch_records=3 --stats-out " + stats);
+  ASSERT_EQ(result.status, 0) << result.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(result.out, m,
+                                std::regex(R"(kernels +(\d+) launches, (\d+) CTAs, (\d+) warp)")));
+  const int launches = std::stoi(m[1]);
+  ASSERT_EQ(launches, 4);
+  const nlohmann::json json = nlohmann::json::parse(testing::read_file(stats));
+  const nlohmann::json& records = json["gpu"]["cta_dispatcher"]["launches"];
+  EXPECT_EQ(records["unrecorded"]["value"], launches - 3);
+  uint64_t ctas = 0, instructions = 0;
+  std::map<uint64_t, double> stream_end;  // channel -> end of its last launch so far
+  for (int id = 1; id <= 3; ++id) {
+    const nlohmann::json& r = records["grid" + std::to_string(id)];
+    EXPECT_EQ(r["grid_id"]["value"], id);
+    EXPECT_EQ(r["kernel"]["value"], "vector_add");
+    EXPECT_EQ(r["status"]["value"], "None");
+    const double start = r["start_ns"]["value"], end = r["end_ns"]["value"];
+    EXPECT_LT(start, end);
+    const uint64_t channel = r["channel"]["value"];
+    EXPECT_LE(stream_end[channel], start) << "grid " << id << " overlaps its stream's last one";
+    stream_end[channel] = end;
+    ctas += r["ctas"]["value"].get<uint64_t>();
+    instructions += r["warp_instructions"]["value"].get<uint64_t>();
+  }
+  EXPECT_EQ(stream_end.size(), 2u);  // the app's two streams
+  // The four launches are alike: three are three quarters of the totals.
+  EXPECT_EQ(ctas * 4, 3 * std::stoull(m[2]));
+  EXPECT_EQ(instructions * 4, 3 * std::stoull(m[3]));
 }
 
 }  // namespace

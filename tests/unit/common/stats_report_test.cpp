@@ -166,6 +166,40 @@ TEST_F(StatsReportTest, FileFormatFollowsTheExtension) {
   EXPECT_THROW(write_stats_file(root, dir.file("missing/dir/stats.json")), Error);
 }
 
+TEST_F(StatsReportTest, TextIsAStringInJsonAFieldInCsvAndItselfInTheSummary) {
+  StatGroup top;
+  StatGroup launch(top, "grid1");
+  Text kernel(launch, "kernel", "", "the kernel");
+  kernel.set("scale<float, 2>");
+  EXPECT_EQ(
+      stats_to_json(top).dump(),
+      R"({"grid1":{"kernel":{"value":"scale<float, 2>","unit":"","description":"the kernel"}}})");
+  EXPECT_EQ(stats_to_csv(top),
+            "name,value,unit,description\ngrid1.kernel,\"scale<float, 2>\",,the kernel\n");
+  EXPECT_NE(stats_summary(top).find("grid1.kernel  scale<float, 2>"), std::string::npos)
+      << stats_summary(top);
+}
+
+TEST_F(StatsReportTest, ProvenanceGoesBesideTheStatisticsInEveryFormat) {
+  const nlohmann::ordered_json provenance{{"gpusoc", "0.1.0"},
+                                          {"command_line", "gpusoc run a,b"},
+                                          {"configuration", {{"sm", {{"model", "cycle"}}}}}};
+  write_stats_file(root, dir.file("p.json"), provenance);
+  write_stats_file(root, dir.file("p.csv"), provenance);
+  write_stats_file(root, dir.file("p.txt"), provenance);
+  const auto json = nlohmann::ordered_json::parse(testing::read_file(dir.file("p.json")));
+  EXPECT_EQ(json.begin().key(), "provenance");
+  EXPECT_EQ(json["provenance"], provenance);
+  EXPECT_EQ(json["gpu"], stats_to_json(root)["gpu"]);
+  EXPECT_EQ(testing::read_file(dir.file("p.csv")),
+            std::string(kCsv) +
+                "provenance.gpusoc,0.1.0,,\nprovenance.command_line,\"gpusoc run a,b\",,\n"
+                "provenance.configuration.sm.model,cycle,,\n");
+  const std::string text = testing::read_file(dir.file("p.txt"));
+  EXPECT_EQ(text.rfind(kSummary, 0), 0u);
+  EXPECT_NE(text.find("configuration.sm.model  cycle"), std::string::npos) << text;
+}
+
 TEST_F(StatsReportTest, VectorsDumpTheirTotalAndEachElementByLabel) {
   StatGroup top;
   StatGroup rop(top, "rop");
