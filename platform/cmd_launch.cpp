@@ -26,6 +26,7 @@
 #include "platform/gpu_soc.h"
 #include "platform/launch_options.h"
 #include "platform/launch_texture_args.h"
+#include "platform/mem_trace_option.h"
 #include "platform/run_summary.h"
 #include "platform/soc_platform.h"
 #include "sw/apps/functional_app_device.h"
@@ -300,12 +301,14 @@ int launch(const CommandContext& ctx) {
   }
   std::cout << "on the SoC; SMs " << sm_summary(ctx.config) << "\n";
   SocPlatform soc(ctx.config, ctx.stats);
+  const auto trace = start_mem_trace(ctx, soc.gpu());
   double kernel_ns = 0;
   soc.run([&](host::HostBus& bus) {
     rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
     apps::SocAppDevice device(runtime);
     kernel_ns = launch_on(device, ctx, config, args);
   });
+  finish_mem_trace(trace.get());
   std::cout << run_summary(stats_values_json(ctx.stats),
                            {kernel_ns, GpuSpec::from_config(ctx.config).peak_dram_gbytes_per_s()});
   ctx.write_stats();
@@ -326,7 +329,8 @@ const CommandRegistration kLaunch{with_checking_options(
         .option({"resources", "FILE",
                  "ptxas -v output for the module (default: NAME.ptxas "
                  "beside it, when there is one)"})
-        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"}))};
+        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})
+        .option(mem_trace_option()))};
 
 }  // namespace
 }  // namespace gpusoc::platform

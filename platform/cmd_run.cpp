@@ -16,6 +16,7 @@
 #include "platform/gpu_soc.h"
 #include "platform/gpu_spec.h"
 #include "platform/launch_options.h"
+#include "platform/mem_trace_option.h"
 #include "platform/number_text.h"
 #include "platform/run_summary.h"
 #include "platform/soc_platform.h"
@@ -122,6 +123,7 @@ int run(const CommandContext& ctx) {
     return finish(ctx, app, device.backend(), result, device.stats());
   }
   SocPlatform soc(ctx.config, ctx.stats);
+  const auto trace = start_mem_trace(ctx, soc.gpu());
   apps::AppStats stats;
   soc.run([&](host::HostBus& bus) {
     rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
@@ -129,6 +131,7 @@ int run(const CommandContext& ctx) {
     result = app.run(device, size);
     stats = device.stats();
   });
+  finish_mem_trace(trace.get());
   return finish(ctx, app, "soc", result, stats);
 }
 
@@ -148,7 +151,8 @@ const CommandRegistration kRun{with_checking_options(
             run)
         .args("APP [-- --size N]", 1)
         .option({"size", "N", "problem size (elements, or matrix order)"})
-        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"}))};
+        .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})
+        .option(mem_trace_option()))};
 
 const CommandRegistration kList{Command("list", "list the apps gpusoc run can run", list)};
 

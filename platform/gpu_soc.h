@@ -85,6 +85,8 @@ class GpuSoc : public sc_core::sc_module {
   /// (docs/memory.md). ConfigError otherwise.
   tlm_utils::multi_passthrough_initiator_socket<xbar::CrossbarModule>& slice_socket();
   gigathread::CtaDispatcher& dispatcher() { return *dispatcher_; }
+  /// The SMs' path to memory (crossbar, L2, partitions); null with memory.model = flat.
+  memsys::MemorySystem* memory_system() { return memory_system_.get(); }
   MemoryTarget& vram() { return *vram_; }
   /// The legacy interrupt wire (INTA#), for a platform without MSI: bind an interrupt
   /// controller's sc_in<bool> to it. PCI rules: high while an enabled cause is pending, MSI is

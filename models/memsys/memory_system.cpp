@@ -132,6 +132,7 @@ void MemorySystem::b_transport(int, tlm::tlm_generic_payload& tx, sc_core::sc_ti
   if (!access(tx)) return;
   const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
   const uint64_t arrival_ps = ps_.of(arrival);
+  if (trace_) record(tx, arrival_ps);
   const uint32_t partition = hierarchy_->mapping().map(tx.get_address()).partition;
   const uint64_t occupancy =
       uint64_t(std::ceil(std::max(1u, tx.get_data_length()) / partition_bytes_per_ps_));
@@ -172,6 +173,29 @@ tlm::tlm_sync_enum MemorySystem::nb_transport_fw(int id, tlm::tlm_generic_payloa
 
 // Gives the request its in-flight entry and its arrival cycle (a port's requests enter in
 // order, so never before the one ahead of it).
+// One trace line per contiguous run of the sectors a request asks for (a line's sectors 0 and 3
+// are two requests of 32 bytes), else the payload's bytes; addresses as offsets into device
+// memory, which is how memtrace reads them (and how the address map sees them either way).
+void MemorySystem::record(const tlm::tlm_generic_payload& tx, uint64_t arrival_ps) {
+  MemOp op;
+  AtomicOp atomic;
+  op_of(tx, op, atomic);
+  const GpuRequest* r = tx.get_extension<GpuRequest>();
+  if (!r || !r->sector_mask) {
+    trace_->record(arrival_ps, ps_.now(), op, tx.get_address() - base_,
+                   std::max(1u, tx.get_data_length()));
+    return;
+  }
+  const uint64_t sectors = (tx.get_address() - base_) & ~uint64_t(kSectorBytes - 1);
+  for (uint32_t mask = r->sector_mask; mask;) {
+    const unsigned first = unsigned(__builtin_ctz(mask));
+    const uint32_t above = ~(mask >> first);  // its lowest set bit ends the run
+    const unsigned run = above ? unsigned(__builtin_ctz(above)) : 32 - first;
+    trace_->record(arrival_ps, ps_.now(), op, sectors + kSectorBytes * first, kSectorBytes * run);
+    mask &= run >= 32 ? 0u : ~(((1u << run) - 1u) << first);
+  }
+}
+
 MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_payload& tx,
                                           const sc_core::sc_time& arrival) {
   Port& port = ports_[index];
@@ -188,6 +212,7 @@ MemorySystem::Request MemorySystem::admit(uint32_t index, tlm::tlm_generic_paylo
   port.last_arrival = r.arrival_cycle;
   in_flight_[r.slot] = InFlight{&tx, index, 0, false};
   arrival_ps_[r.slot] = ps_.of(arrival);
+  if (trace_) record(tx, arrival_ps_[r.slot]);
   return r;
 }
 
@@ -257,9 +282,9 @@ void MemorySystem::run() {
     InFlight& f = in_flight_[c.packet.id];
     if (--f.packets > 0 || !f.offered) continue;
     ++responses_;
-    latency_sum_ns_.set(
-        latency_sum_ns_.value() +
-        double(ps_.now() + ps_.of(fixed_latency_) - arrival_ps_[c.packet.id]) / 1000);
+    latency_sum_ns_.set(latency_sum_ns_.value() +
+                        double(ps_.now() + ps_.of(fixed_latency_) - arrival_ps_[c.packet.id]) /
+                            1000);
     ports_[f.port].responses.push_back(f.tx);
     free_slots_.push_back(uint32_t(c.packet.id));
     send_response(f.port);

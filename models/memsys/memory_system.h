@@ -40,12 +40,13 @@
 
 #include "models/common/bandwidth_booking.h"
 #include "models/common/cycle_clock.h"
-#include "models/common/picoseconds.h"
 #include "models/common/index_bits.h"
+#include "models/common/picoseconds.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/memsys/memory_hierarchy.h"
 #include "models/memsys/module_hierarchy.h"
+#include "models/memsys/request_trace.h"
 
 namespace gpusoc::memsys {
 
@@ -63,6 +64,8 @@ class MemorySystem : public sc_core::sc_module {
   const PacketNetwork& hierarchy() const { return *hierarchy_; }
   /// With config.modules: the modules (a platform binds its own memory to them there).
   ModuleHierarchy* modules() { return modules_; }
+  /// Records every request offered from now on (null: stop); the writer outlives the run.
+  void set_request_trace(RequestTraceWriter* writer) { trace_ = writer; }
   /// The unloaded latency the loosely timed path annotates.
   sc_core::sc_time unloaded_latency() const { return unloaded_; }
 
@@ -103,6 +106,7 @@ class MemorySystem : public sc_core::sc_module {
   void offer_waiting(uint32_t port, uint64_t cycle);
   Request admit(uint32_t port, tlm::tlm_generic_payload& tx, const sc_core::sc_time& arrival);
   void send_response(uint32_t port);
+  void record(const tlm::tlm_generic_payload& tx, uint64_t arrival_ps);  // to trace_
   void wake_at(uint64_t cycle);
 
   HierarchyConfig config_;
@@ -132,7 +136,8 @@ class MemorySystem : public sc_core::sc_module {
   std::unique_ptr<PacketNetwork> hierarchy_;  // after stats_: its statistics go there
   ModuleHierarchy* modules_;                  // hierarchy_, when it is the modules
   const CycleClock clock_;                    // the hierarchy's cycles over SystemC time
-  std::vector<uint64_t> arrival_ps_;            // per slot: when its BEGIN_REQ arrived
+  std::vector<uint64_t> arrival_ps_;          // per slot: when its BEGIN_REQ arrived
+  RequestTraceWriter* trace_ = nullptr;       // --mem-trace
 };
 
 }  // namespace gpusoc::memsys

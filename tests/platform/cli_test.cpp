@@ -327,5 +327,50 @@ TEST_F(CliTest, EachLaunchHasItsOwnStatistics) {
   EXPECT_EQ(instructions * 4, 3 * std::stoull(m[3]));
 }
 
+// --mem-trace writes the requests the memory system counted, and memtrace replays them: the same
+// requests and bytes, reads and writes.
+TEST_F(CliTest, AKernelsMemoryTraceReplaysInMemtrace) {
+  const std::string trace = dir.file("k.trace"), stats = dir.file("stats.json"),
+                    replay = dir.file("replay.json");
+  const std::string config = " --config " + kConfigDir + "/small.json";
+  const Outcome run = gpusoc("run reduce_shared --size 65536 --set sm.model=cycle --mem-trace " +
+                             trace + " --stats-out " + stats + config);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json memory =
+      nlohmann::json::parse(testing::read_file(stats))["gpu"]["memory_system"];
+  uint64_t requests = 0, bytes = 0, writes = 0;
+  double last = 0;
+  std::istringstream lines(testing::read_file(trace));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    double time_ns;
+    std::string op, address;
+    uint64_t size;
+    fields >> time_ns >> op >> address >> size;
+    EXPECT_GE(time_ns, last) << line;
+    last = time_ns;
+    ++requests;
+    bytes += size;
+    writes += op == "W";
+  }
+  EXPECT_EQ(requests, memory["requests"]["value"].get<uint64_t>());
+  EXPECT_EQ(bytes, memory["bytes"]["value"].get<uint64_t>());
+  EXPECT_THAT(run.out, HasSubstr(std::to_string(requests) + " requests written to " + trace));
+
+  ASSERT_EQ(gpusoc("memtrace --trace " + trace + " --stats-out " + replay + config).status, 0);
+  const nlohmann::json report = nlohmann::json::parse(testing::read_file(replay));
+  EXPECT_EQ(report["requests"], requests);
+  EXPECT_EQ(report["bytes"], bytes);
+  EXPECT_EQ(report["writes"], writes);
+  EXPECT_GT(writes, 0u);
+}
+
+TEST_F(CliTest, AMemoryTraceNeedsCycleLevelSms) {
+  const Outcome o = gpusoc("run vecadd --mem-trace " + dir.file("k.trace"));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_THAT(o.err, HasSubstr("--mem-trace records the memory requests of cycle-level SMs"));
+}
+
 }  // namespace
 }  // namespace gpusoc::platform
