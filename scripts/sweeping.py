@@ -1,0 +1,145 @@
+"""The sweep engine of scripts/sweep and scripts/memsweep.
+
+Every point of a grid of values runs `gpusoc COMMAND... --set KEY=VALUE... --stats-out FILE` as
+its own process, on Dask distributed: a local cluster, or any running Dask scheduler (a cluster
+started with dask-ssh or under Slurm) whose workers see the same files (the gpusoc program, the
+configurations, the output folder) at the same paths.
+
+A point's statistics file is named by a hash of the program's version and commit, the command
+and the point's values, and written only when the run succeeded: a sweep run again (after an
+interruption, or with more values) reuses every point it finds. A point that fails is tried once
+more; if it fails again it is recorded with its error and the sweep goes on.
+"""
+import hashlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+
+class Axis:
+    """One swept knob: `name` is set:PARAMETER (a configuration parameter, given as --set) or the
+    name of one of the command's options (rate, pattern, ...), with the values it takes."""
+
+    def __init__(self, name, values):
+        self.name = name
+        self.values = list(values)
+
+    def arguments(self, value):
+        if self.name.startswith("set:"):
+            return ["--set", f"{self.name[4:]}={value}"]
+        return [f"--{self.name}", str(value)]
+
+    def label(self):
+        return self.name[4:] if self.name.startswith("set:") else self.name
+
+
+def grid(axes):
+    """Every combination of the axes' values, the last axis varying fastest: dicts label -> value."""
+    return [dict(zip([a.label() for a in axes], values))
+            for values in itertools.product(*[a.values for a in axes])]
+
+
+def program_identity(gpusoc):
+    """`gpusoc --version`: results of another build are not reused."""
+    done = subprocess.run([gpusoc, "--version"], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else gpusoc
+
+
+def point_key(identity, command, arguments):
+    text = json.dumps([identity, command, arguments])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class PointFailed(Exception):
+    pass
+
+
+def run_point(argv, stats):
+    """Runs one point; its statistics go to a temporary name first, so that only a finished run
+    leaves `stats` behind. Raises PointFailed with the program's error."""
+    partial = stats + ".partial.json"
+    done = subprocess.run([*argv, "--stats-out", partial], capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        raise PointFailed(f"exit {done.returncode}: " + (lines[-1] if lines else "no message"))
+    os.replace(partial, stats)
+    return stats
+
+
+def cached(stats):
+    try:
+        with open(stats) as f:
+            json.load(f)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def client_for(workers, scheduler):
+    """A Dask client: of the scheduler at `scheduler` (tcp://HOST:PORT), else of a local cluster
+    of `workers` workers, one point at a time each."""
+    import cloudpickle
+    from distributed import Client, LocalCluster
+    # Workers elsewhere need not have this file on their path: the task travels by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    if scheduler:
+        return Client(scheduler, timeout="30s"), None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                           dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def sweep(gpusoc, command, axes, out, workers=2, scheduler=None, progress=None):
+    """Runs every point; returns one row per point, in grid order:
+    {"point": {label: value}, "status": "ran"|"cached"|"failed", "stats": path or None,
+     "error": text or None}."""
+    points_dir = os.path.join(out, "points")
+    os.makedirs(points_dir, exist_ok=True)
+    identity = program_identity(gpusoc)
+    rows, todo = [], []
+    for point in grid(axes):
+        arguments = [arg for a in axes for arg in a.arguments(point[a.label()])]
+        stats = os.path.join(points_dir, point_key(identity, command, arguments) + ".json")
+        row = {"point": point, "status": "cached", "stats": stats, "error": None}
+        rows.append(row)
+        if not cached(stats):
+            todo.append((row, [gpusoc, *command, *arguments]))
+    report = progress or (lambda done, total, row: None)
+    total, done = len(rows), len(rows) - len(todo)
+    report(done, total, None)
+    if not todo:
+        return rows
+    from distributed import as_completed
+    client, cluster = client_for(workers, scheduler)
+    try:
+        futures = {client.submit(run_point, argv, row["stats"], retries=1, pure=False): row
+                   for row, argv in todo}
+        for future in as_completed(futures):
+            row = futures[future]
+            try:
+                future.result()
+                row["status"] = "ran"
+            except Exception as e:  # the point's own failure, after its retry
+                row.update(status="failed", stats=None, error=str(e))
+            done += 1
+            report(done, total, row)
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+    return rows
+
+
+def statistic(stats, name):
+    """The value of a dotted name in a statistics file ("gpu.memory_system.dram_row_hit_rate",
+    "latency_ns.avg"): a statistic's value, or a report's number; None where there is none."""
+    node = stats
+    for part in name.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    if isinstance(node, dict):
+        node = node.get("value")
+    return node if isinstance(node, (int, float, str)) or node is None else None
