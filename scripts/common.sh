@@ -7,9 +7,9 @@ GPUSOC_JOBS="${GPUSOC_JOBS:-2}"
 
 GPUSOC_PACKAGES=(cmake g++ make pkg-config libsystemc-dev libboost-dev libboost-program-options-dev
   libgtest-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libbenchmark-dev)
-# What the tests need beyond building: the scripts' Python, their plots and scripts/sweep's Dask
-# (scripts/test adds them).
-GPUSOC_TEST_PACKAGES=(python3 python3-matplotlib python3-distributed)
+# What the tests need beyond building: the scripts' Python, their plots, scripts/sweep's Dask and
+# the browser that renders scripts/report's page (scripts/test adds them).
+GPUSOC_TEST_PACKAGES=(python3 python3-matplotlib python3-distributed chromium)
 
 gpusoc_log() { echo "[gpusoc] $*" >&2; }
 
