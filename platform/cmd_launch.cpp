@@ -29,6 +29,7 @@
 #include "platform/mem_trace_option.h"
 #include "platform/run_summary.h"
 #include "platform/soc_platform.h"
+#include "platform/timeline_option.h"
 #include "sw/apps/functional_app_device.h"
 #include "sw/apps/soc_app_device.h"
 
@@ -302,6 +303,7 @@ int launch(const CommandContext& ctx) {
   std::cout << "on the SoC; SMs " << sm_summary(ctx.config) << "\n";
   SocPlatform soc(ctx.config, ctx.stats);
   const auto trace = start_mem_trace(ctx, soc.gpu());
+  TimelineRecording timeline(ctx);
   double kernel_ns = 0;
   soc.run([&](host::HostBus& bus) {
     rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
@@ -309,6 +311,7 @@ int launch(const CommandContext& ctx) {
     kernel_ns = launch_on(device, ctx, config, args);
   });
   finish_mem_trace(trace.get());
+  timeline.finish();
   std::cout << run_summary(stats_values_json(ctx.stats),
                            {kernel_ns, GpuSpec::from_config(ctx.config).peak_dram_gbytes_per_s()});
   ctx.write_stats();
@@ -330,7 +333,8 @@ const CommandRegistration kLaunch{with_checking_options(
                  "ptxas -v output for the module (default: NAME.ptxas "
                  "beside it, when there is one)"})
         .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})
-        .option(mem_trace_option()))};
+        .option(mem_trace_option())
+        .option(timeline_option()))};
 
 }  // namespace
 }  // namespace gpusoc::platform

@@ -20,6 +20,7 @@
 #include "platform/number_text.h"
 #include "platform/run_summary.h"
 #include "platform/soc_platform.h"
+#include "platform/timeline_option.h"
 #include "sw/apps/apps.h"
 #include "sw/apps/functional_app_device.h"
 #include "sw/apps/soc_app_device.h"
@@ -124,6 +125,7 @@ int run(const CommandContext& ctx) {
   }
   SocPlatform soc(ctx.config, ctx.stats);
   const auto trace = start_mem_trace(ctx, soc.gpu());
+  TimelineRecording timeline(ctx);
   apps::AppStats stats;
   soc.run([&](host::HostBus& bus) {
     rt::Device runtime(bus, with_checking(rt::RuntimeOptions{}, ctx.options));
@@ -132,6 +134,7 @@ int run(const CommandContext& ctx) {
     stats = device.stats();
   });
   finish_mem_trace(trace.get());
+  timeline.finish();
   return finish(ctx, app, "soc", result, stats);
 }
 
@@ -152,7 +155,8 @@ const CommandRegistration kRun{with_checking_options(
         .args("APP [-- --size N]", 1)
         .option({"size", "N", "problem size (elements, or matrix order)"})
         .option({"functional", "", "run on the bare functional PTX core instead of the SoC"})
-        .option(mem_trace_option()))};
+        .option(mem_trace_option())
+        .option(timeline_option()))};
 
 const CommandRegistration kList{Command("list", "list the apps gpusoc run can run", list)};
 

@@ -6,23 +6,29 @@
 
 #include "models/common/error.h"
 #include "models/common/param.h"
+#include "models/common/picoseconds.h"
 #include "models/common/progress.h"
+#include "models/common/timeline.h"
 #include "models/common/wall_deadline.h"
 #include "models/host/host_system.h"
 #include "platform/gpu_soc.h"
+#include "platform/timeline_sampler.h"
 
 namespace gpusoc::platform {
 
 struct SocPlatform::Impl {
   Impl(const Config& config, StatGroup& stats)
       : host("host", host::HostConfig::from_config(config), stats, check_tlm_protocol(config)),
-        gpu("gpu", config, stats) {
+        gpu("gpu", config, stats),
+        timeline(TimelineSettings::from_config(config)) {
     gpu.connect(host.config_initiator, gpu.endpoint().config_target, "link_config");
     gpu.connect(host.mem_initiator, gpu.endpoint().mem_target, "link_memory");
     gpu.connect(gpu.endpoint().dma_initiator, host.upstream_target, "link_upstream");
   }
   host::HostSystem host;
   GpuSoc gpu;
+  TimelineSettings timeline;
+  std::unique_ptr<TimelineSampler> sampler;  // while a --timeline is recorded
 };
 
 namespace {
@@ -93,11 +99,20 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
                                           sc_core::SC_DO_NOTHING);
   // Simulated time runs in slices so that --max-wall is checked between them, here on the main
   // stack rather than inside a SystemC process. The slices change no event's order.
-  const sc_core::sc_time slice(10, sc_core::SC_US);
+  sc_core::sc_time slice(10, sc_core::SC_US);
+  // A --timeline samples its counters between slices, each slice one sampling interval.
+  Timeline* timeline = Timeline::active();
+  if (timeline) {
+    slice = std::min(slice, sc_core::sc_time(impl_->timeline.interval_ns, sc_core::SC_NS));
+    if (!impl_->sampler)
+      impl_->sampler = std::make_unique<TimelineSampler>(impl_->gpu, *timeline,
+                                                         impl_->gpu.spec().clock.shader_mhz);
+  }
   KernelProgress progress(impl_->gpu.dispatcher());
   do {
     sc_core::sc_start(slice);  // SC_RUN_TO_TIME: time moves on even between sparse events
     check_wall_deadline();
+    if (timeline) impl_->sampler->sample(Picoseconds().now());
     progress_tick([&] { return progress.line(); });
   } while (!impl_->host.cpu.finished() && sc_core::sc_pending_activity());
   progress_last([&] { return progress.line(); });

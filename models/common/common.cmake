@@ -8,6 +8,7 @@ set(GPUSOC_COMMON_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/host_memory.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/wall_deadline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/progress.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/timeline.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/kernel_names.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/kernel_launch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/constraint.cpp

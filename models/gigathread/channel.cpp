@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "models/common/picoseconds.h"
+#include "models/common/timeline.h"
 #include "models/gigathread/channel_registers.h"
 #include "models/gigathread/memory_port.h"
 #include "models/gigathread/packet_names.h"
@@ -172,6 +174,7 @@ void Channel::service() {
 }
 
 void Channel::execute(const cmd::Packet& packet, uint32_t offset) {
+  const sc_core::sc_time start = sc_core::sc_time_stamp();
   const uint64_t epoch = epoch_;
   sc_core::wait(services_.config.packet_time);
   if (epoch_ != epoch) return;  // disabled (or stopped by a reset) while decoding
@@ -183,6 +186,12 @@ void Channel::execute(const cmd::Packet& packet, uint32_t offset) {
                              opcode_name(packet.opcode), r.message));
   }
   if (packet.flags & cmd::kFlagInterrupt) services_.interrupts->raise(bar0::kIntrFence);
+  if (Timeline* t = Timeline::active()) {
+    const Picoseconds ps;
+    t->span(t->track("command processor", fmt::format("channel {}", index_)),
+            opcode_name(packet.opcode), ps.of(start), ps.now(),
+            r.error == ErrorCode::None ? std::string_view() : error_name(r.error));
+  }
 }
 
 void Channel::record_error(ErrorCode code, uint32_t offset, const std::string& message) {

@@ -8,6 +8,7 @@
 #include "models/common/error.h"
 #include "models/common/param.h"
 #include "models/common/picoseconds.h"
+#include "models/common/timeline.h"
 #include "models/ptx/program.h"
 
 namespace gpusoc::gigathread {
@@ -79,6 +80,13 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
 }
 
 CtaDispatcher::~CtaDispatcher() = default;
+
+double CtaDispatcher::resident_thread_fraction() const {
+  uint64_t threads = 0;
+  for (const SmUsage& u : usage_) threads += u.threads;
+  const double capacity = double(config_.limits.max_threads) * double(usage_.size());
+  return capacity > 0 ? double(threads) / capacity : 0.0;
+}
 
 CtaDispatcher::Progress CtaDispatcher::progress() const {
   Progress p;
@@ -177,6 +185,15 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   wait(g.done);
   GridResult result = std::move(g.result);
   launches_.record(g.work.launch.grid_id, g.request, result);
+  if (Timeline* t = Timeline::active()) {
+    t->span(t->track("kernels", fmt::format("channel {}", request.channel)), request.kernel->name,
+            result.stats.start_ps, result.stats.end_ps,
+            fmt::format("grid {}: {} CTAs, {} warp instructions{}", g.work.launch.grid_id,
+                        result.stats.ctas, result.stats.warp_instructions,
+                        result.error == cmd::ErrorCode::None
+                            ? ""
+                            : std::string(", ") + cmd::error_name(result.error)));
+  }
   active_.remove_if([&](const auto& a) { return a.get() == &g; });
   ++grids_;
   return result;
@@ -236,6 +253,11 @@ void CtaDispatcher::cta_retired(sm::GridWork& work, uint32_t sm, const sm::CtaRe
   cmd::LaunchStatsRecord& s = grid.result.stats;
   const Picoseconds ps;
   const uint64_t start = ps.of(report.start), end = ps.of(report.end);
+  if (Timeline* t = Timeline::active()) {
+    t->span(t->track("SMs", fmt::format("SM {}", sm)), grid.request.kernel->name, start, end,
+            fmt::format("grid {}, CTA ({},{},{})", work.launch.grid_id, report.ctaid.x,
+                        report.ctaid.y, report.ctaid.z));
+  }
   if (!grid.started || start < s.start_ps) s.start_ps = start;
   s.end_ps = std::max<uint64_t>(s.end_ps, end);
   grid.started = true;

@@ -67,6 +67,10 @@ class CtaDispatcher : public sc_core::sc_module,
     uint64_t ctas_done = 0, ctas_total = 0;
   };
   Progress progress() const;
+  /// Threads resident on the SMs over what they can hold (a timeline's occupancy samples).
+  double resident_thread_fraction() const;
+  /// The SMs, in SM order.
+  const std::vector<sm::StreamingMultiprocessor*>& sms() const { return sms_; }
 
   /// CTAs of a kernel with these needs one SM can hold at once (0: not even one), and why not.
   uint32_t ctas_per_sm(const GridRequest& request, std::string* limiting = nullptr) const;

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "models/common/gpu_request.h"
+#include "models/common/picoseconds.h"
+#include "models/common/timeline.h"
 #include "models/pcie/bar0_map.h"
 
 namespace gpusoc::pcie {
@@ -64,8 +68,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name name, uint32_t index, const PcieC
   mmio_target.register_transport_dbg(this, &CopyEngine::mmio_transport_dbg);
   registers_.on_read(bar0::CE_STATUS, [this] { return busy_ ? kBusy : 0u; });
   registers_.on_read(bar0::CE_COPIES, [this] { return low(completed_ - at_reset_.copies); });
-  registers_.on_read(bar0::CE_BYTES_LO,
-                     [this] { return low(completed_bytes_ - at_reset_.bytes); });
+  registers_.on_read(bar0::CE_BYTES_LO, [this] { return low(completed_bytes_ - at_reset_.bytes); });
   registers_.on_read(bar0::CE_BYTES_HI,
                      [this] { return high(completed_bytes_ - at_reset_.bytes); });
   registers_.on_read(bar0::CE_BUSY_NS_LO,
@@ -148,7 +151,10 @@ cmd::ErrorCode CopyEngine::copy(const CopyRequest& request) {
     ++stats_.copies;
     *route.bytes += request.bytes;
   }
-  finish(ok, request.bytes, request.raise_interrupt);
+  finish(ok, request.bytes, request.raise_interrupt,
+         request.direction == cmd::CopyDirection::HostToDevice   ? "host to device"
+         : request.direction == cmd::CopyDirection::DeviceToHost ? "device to host"
+                                                                 : "device to device");
   return result;
 }
 
@@ -187,7 +193,7 @@ cmd::ErrorCode CopyEngine::fill(const FillRequest& request) {
     ++stats_.fills;
     stats_.filled_bytes += request.bytes;
   }
-  finish(ok, request.bytes, request.raise_interrupt);
+  finish(ok, request.bytes, request.raise_interrupt, "fill");
   return result;
 }
 
@@ -266,8 +272,13 @@ void CopyEngine::begin() {
   std::fill(written_.begin(), written_.end(), busy_since_);
 }
 
-void CopyEngine::finish(bool ok, uint64_t bytes, bool raise_interrupt) {
+void CopyEngine::finish(bool ok, uint64_t bytes, bool raise_interrupt, const char* what) {
   busy_time_ += sc_core::sc_time_stamp() - busy_since_;
+  if (Timeline* t = Timeline::active()) {
+    const Picoseconds ps;
+    t->span(t->track("copy engines", basename()), what, ps.of(busy_since_), ps.now(),
+            fmt::format("{} bytes{}", bytes, ok ? "" : ", failed"));
+  }
   busy_ = false;
   if (ok) {
     ++completed_;

@@ -81,7 +81,8 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   bool transfer(const Leg& leg, tlm::tlm_command command, uint64_t offset, uint8_t* data,
                 uint32_t bytes, sc_core::sc_time& delay);
   void begin();
-  void finish(bool ok, uint64_t bytes, bool raise_interrupt);
+  /// `what` names the work on the timeline ("host to device", "fill").
+  void finish(bool ok, uint64_t bytes, bool raise_interrupt, const char* what);
   void wait_until(const sc_core::sc_time& time);
   void mmio_b_transport(tlm::tlm_generic_payload& tx, sc_core::sc_time& delay);
   unsigned mmio_transport_dbg(tlm::tlm_generic_payload& tx);
@@ -100,8 +101,8 @@ class CopyEngine : public sc_core::sc_module, public CopyService {
   struct {
     uint64_t copies = 0, bytes = 0;
     sc_core::sc_time busy;
-  } at_reset_;  // what the registers count from
-  std::vector<uint8_t> buffer_;   // the slots' data, one chunk each
+  } at_reset_;                   // what the registers count from
+  std::vector<uint8_t> buffer_;  // the slots' data, one chunk each
   std::vector<Slot> slots_;
   std::vector<sc_core::sc_time> written_;  // when recent writes were done (posted: sent)
   tlm::tlm_generic_payload tx_;

@@ -57,6 +57,7 @@ class CycleSm : public sc_core::sc_module,
   uint32_t sm_id() const override { return sm_id_; }
   void launch_cta(GridWork& grid, ptx::Dim3 ctaid) override;
   void grid_failed() override;
+  uint64_t issued_warp_instructions() const override { return stats_.warp_instructions.value(); }
   void set_listener(CtaRetirementListener& listener) override { listener_ = &listener; }
   const CycleStats& stats() const { return stats_; }
   /// Also count per kernel, in `table` (shared by the GPU's SMs); without it, per SM only.

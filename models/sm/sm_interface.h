@@ -59,6 +59,9 @@ class StreamingMultiprocessor {
   /// A grid with CTAs here failed without them (a reset): drop them at the next step, waking
   /// the SM if it sleeps until a far event.
   virtual void grid_failed() = 0;
+  /// Warp instructions issued so far (cycle-level SMs; 0 where the SM does not count them as it
+  /// goes), for a timeline's IPC samples.
+  virtual uint64_t issued_warp_instructions() const { return 0; }
 };
 
 }  // namespace gpusoc::sm

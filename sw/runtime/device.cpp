@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/common/text_file.h"
+#include "sw/runtime/api_span.h"
 #include "sw/runtime/context.h"
 
 namespace gpusoc::rt {
@@ -116,10 +117,14 @@ const DeviceProperties& Device::properties() const {
 }
 
 DevicePtr Device::malloc(uint64_t bytes) {
+  const ApiSpan span(context()->bus(), "malloc", std::to_string(bytes) + " bytes");
+
   return context()->allocate_device(bytes);
 }
 
 void Device::free(DevicePtr ptr) {
+  const ApiSpan span(context()->bus(), "free");
+
   context()->free_device(ptr);
 }
 
@@ -128,7 +133,9 @@ MemoryInfo Device::memory_info() const {
   return MemoryInfo{a.free_bytes(), a.total_bytes(), a.largest_free_block()};
 }
 
-Array Device::create_array(const ArrayDesc& desc) { return Array(context(), desc); }
+Array Device::create_array(const ArrayDesc& desc) {
+  return Array(context(), desc);
+}
 
 TextureObject Device::create_texture(const tex::Resource& resource, const TextureDesc& desc) {
   const std::shared_ptr<Context>& c = context();
@@ -141,37 +148,51 @@ SurfaceObject Device::create_surface(const Array& array) {
 }
 
 void Device::memcpy_htod(DevicePtr dst, const void* src, uint64_t bytes) {
+  const ApiSpan span(context()->bus(), "memcpy_htod", std::to_string(bytes) + " bytes");
+
   context();
   detail::copy_to_device(*ctx_, dst, src, bytes);
 }
 
 void Device::memcpy_dtoh(void* dst, DevicePtr src, uint64_t bytes) {
+  const ApiSpan span(context()->bus(), "memcpy_dtoh", std::to_string(bytes) + " bytes");
+
   context();
   detail::copy_to_host(*ctx_, dst, src, bytes);
 }
 
 void Device::memcpy_dtod(DevicePtr dst, DevicePtr src, uint64_t bytes) {
+  const ApiSpan span(context()->bus(), "memcpy_dtod", std::to_string(bytes) + " bytes");
+
   Context& c = *context();
   c.memcpy_dtod(c.channel(0), "stream 0 (default)", dst, src, bytes, /*wait=*/true);
 }
 
 void Device::memset_d8(DevicePtr dst, uint8_t value, uint64_t count) {
+  const ApiSpan span(context()->bus(), "memset_d8");
+
   Context& c = *context();
   c.memset(c.channel(0), "stream 0 (default)", dst, value, 1, count, /*wait=*/true);
 }
 
 void Device::memset_d16(DevicePtr dst, uint16_t value, uint64_t count) {
+  const ApiSpan span(context()->bus(), "memset_d16");
+
   Context& c = *context();
   c.memset(c.channel(0), "stream 0 (default)", dst, value, 2, count, /*wait=*/true);
 }
 
 void Device::memset_d32(DevicePtr dst, uint32_t value, uint64_t count) {
+  const ApiSpan span(context()->bus(), "memset_d32");
+
   Context& c = *context();
   c.memset(c.channel(0), "stream 0 (default)", dst, value, 4, count, /*wait=*/true);
 }
 
 Module Device::load_module(std::string_view ptx, const std::string& name,
                            std::string_view ptxas_report) {
+  const ApiSpan span(context()->bus(), "load_module", name);
+
   const auto& c = context();
   return Module(c, c->load_module(ptx, name, ptxas_report));
 }
@@ -205,6 +226,8 @@ Event Device::create_event() {
 }
 
 void Device::synchronize() {
+  const ApiSpan span(context()->bus(), "synchronize");
+
   context()->synchronize();
 }
 

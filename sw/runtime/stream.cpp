@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sw/runtime/api_span.h"
 #include "sw/runtime/commands.h"
 #include "sw/runtime/context.h"
 
@@ -22,16 +23,19 @@ Context& Stream::ctx() const {
 
 void Stream::memcpy_htod(DevicePtr dst, const void* src, uint64_t bytes) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "memcpy_htod_async", std::to_string(bytes) + " bytes, " + who_);
   c.memcpy_htod(c.channel(channel_), who_, dst, src, bytes, /*wait=*/false);
 }
 
 void Stream::memcpy_dtoh(void* dst, DevicePtr src, uint64_t bytes) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "memcpy_dtoh_async", std::to_string(bytes) + " bytes, " + who_);
   c.memcpy_dtoh(c.channel(channel_), who_, dst, src, bytes, /*wait=*/false);
 }
 
 void Stream::memcpy_dtod(DevicePtr dst, DevicePtr src, uint64_t bytes) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "memcpy_dtod_async", std::to_string(bytes) + " bytes, " + who_);
   c.memcpy_dtod(c.channel(channel_), who_, dst, src, bytes, /*wait=*/false);
 }
 
@@ -52,11 +56,13 @@ void Stream::memset_d32(DevicePtr dst, uint32_t value, uint64_t count) {
 
 void Stream::launch(const Kernel& kernel, const LaunchConfig& config, const KernelArgs& args) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "launch", kernel.info().name + ", " + who_);
   c.launch(c.channel(channel_), who_, kernel.info(), config, args);
 }
 
 void Stream::record(Event& event) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "event_record", who_);
   event.check();
   if (event.ctx_ != ctx_)
     throw Error(Status::InvalidHandle, "record: the event is of another device");
@@ -80,6 +86,7 @@ void Stream::record(Event& event) {
 
 void Stream::wait(const Event& event) {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "stream_wait_event", who_);
   event.check();
   if (event.ctx_ != ctx_)
     throw Error(Status::InvalidHandle, "wait: the event is of another device");
@@ -93,6 +100,7 @@ void Stream::wait(const Event& event) {
 
 void Stream::synchronize() {
   Context& c = ctx();
+  const ApiSpan span(c.bus(), "stream_synchronize", who_);
   c.finish(c.channel(channel_), who_);
 }
 
