@@ -89,6 +89,35 @@ double over_texture_units(const Json& gpu, const char* field) {
   return sum;
 }
 
+// A few launches one by one (the statistics file keeps each of them).
+std::string launch_lines(const Json& gpu) {
+  constexpr size_t kShown = 8;
+  if (!gpu.contains("cta_dispatcher") || !gpu["cta_dispatcher"].contains("launches")) return "";
+  std::vector<const Json*> grids;
+  for (const auto& [name, g] : gpu["cta_dispatcher"]["launches"].items())
+    if (name.rfind("grid", 0) == 0 && g.is_object()) grids.push_back(&g);
+  if (grids.size() > kShown) {
+    return fmt::format(
+        "  launches {} recorded one by one in the statistics file "
+        "(gpu.cta_dispatcher.launches)\n",
+        grids.size());
+  }
+  std::string out;
+  for (const Json* g : grids) {
+    const Json& kernel = (*g)["kernel"];
+    const std::string status = (*g)["status"].is_string() ? (*g)["status"].get<std::string>() : "";
+    out +=
+        fmt::format("  launch   grid {} {} on channel {}: {} to {} ({}), {} CTAs, occupancy {}{}\n",
+                    number(*g, "grid_id"), kernel.is_string() ? kernel.get<std::string>() : "",
+                    number(*g, "channel"), readable_seconds(number(*g, "start_ns") * 1e-9),
+                    readable_seconds(number(*g, "end_ns") * 1e-9),
+                    readable_seconds((number(*g, "end_ns") - number(*g, "start_ns")) * 1e-9),
+                    number(*g, "ctas"), percent(number(*g, "achieved_occupancy"), 1),
+                    status.empty() || status == "None" ? "" : ", " + status);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string run_summary(const Json& values, const RunTimes& times) {
@@ -126,6 +155,7 @@ std::string run_summary(const Json& values, const RunTimes& times) {
       }
     }
   }
+  out += launch_lines(gpu);
   // DRAM behind the L2 (a model with timing: not the functional memory of loosely timed runs).
   if (number(memory, "dram_bytes") > 0) {
     const double bytes = number(memory, "dram_bytes");

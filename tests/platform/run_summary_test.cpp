@@ -47,6 +47,23 @@ TEST(RunSummary, FiguresFromKnownCounts) {
             "payload over the time each direction was busy)\n");
 }
 
+TEST(RunSummary, AFewLaunchesOneByOneAndManyCounted) {
+  Json run = Json::parse(R"({"gpu": {"cta_dispatcher": {"launches": {"unrecorded": 0,
+    "grid1": {"grid_id": 1, "kernel": "k", "channel": 2, "start_ns": 1500, "end_ns": 4000,
+              "ctas": 8, "achieved_occupancy": 0.5, "status": "None"},
+    "grid2": {"grid_id": 2, "kernel": "k", "channel": 0, "start_ns": 4000, "end_ns": 4000,
+              "ctas": 1, "achieved_occupancy": 0, "status": "LaunchFailed"}}}}})");
+  EXPECT_EQ(run_summary(run, {}),
+            "  launch   grid 1 k on channel 2: 1.5 us to 4 us (2.5 us), 8 CTAs, occupancy 50.0%\n"
+            "  launch   grid 2 k on channel 0: 4 us to 4 us (0 ns), 1 CTAs, occupancy 0.0%, "
+            "LaunchFailed\n");
+  Json& launches = run["gpu"]["cta_dispatcher"]["launches"];
+  for (int id = 3; id <= 9; ++id) launches["grid" + std::to_string(id)] = launches["grid1"];
+  EXPECT_EQ(run_summary(run, {}),
+            "  launches 9 recorded one by one in the statistics file "
+            "(gpu.cta_dispatcher.launches)\n");
+}
+
 TEST(RunSummary, WhatARunLacksIsLeftOut) {
   Json run = known_run();
   run["gpu"].erase("kernels");                    // loosely timed SMs
