@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "models/common/param.h"
+#include "models/memsys/memory_totals.h"
 #include "platform/gpu_soc.h"
 
 namespace gpusoc::platform {
@@ -30,17 +31,6 @@ TimelineSettings TimelineSettings::from_config(const Config& config) {
 TimelineSampler::TimelineSampler(GpuSoc& gpu, Timeline& timeline, double shader_mhz)
     : gpu_(gpu), timeline_(timeline), shader_mhz_(shader_mhz) {}
 
-uint64_t TimelineSampler::dram_bytes(uint32_t p) const {
-  const mempart::MemoryPartition& partition = gpu_.memory_system()->hierarchy().partition(p);
-  uint64_t bytes = 0;
-  for (uint32_t c = 0; c < partition.channels(); ++c) {
-    const mempart::MemoryController& m = partition.controller(c);
-    bytes +=
-        (m.stats().reads.value() + m.stats().writes.value()) * m.channel().timing().burst_bytes();
-  }
-  return bytes;
-}
-
 void TimelineSampler::sample(uint64_t ps) {
   const double interval_ps = double(ps - last_ps_);
   if (interval_ps <= 0) return;
@@ -48,7 +38,7 @@ void TimelineSampler::sample(uint64_t ps) {
     const memsys::PacketNetwork& net = memory->hierarchy();
     last_dram_.resize(net.partitions(), 0);
     for (uint32_t p = 0; p < net.partitions(); ++p) {
-      const uint64_t bytes = dram_bytes(p);
+      const uint64_t bytes = memsys::dram_bytes(net.partition(p));
       timeline_.counter("DRAM GB/s", fmt::format("partition {}", p), ps,
                         double(bytes - last_dram_[p]) * 1e3 / interval_ps);
       last_dram_[p] = bytes;

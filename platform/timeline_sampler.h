@@ -27,7 +27,6 @@ class TimelineSampler {
   void sample(uint64_t ps);
 
  private:
-  uint64_t dram_bytes(uint32_t partition) const;
   GpuSoc& gpu_;
   Timeline& timeline_;
   double shader_mhz_;

@@ -23,6 +23,16 @@ std::function<uint64_t()> summed(Each each, Field field) {
 
 }  // namespace
 
+uint64_t dram_bytes(const mempart::MemoryPartition& p) {
+  uint64_t bytes = 0;
+  for (uint32_t c = 0; c < p.channels(); ++c) {
+    const mempart::MemoryController& m = p.controller(c);
+    bytes +=
+        (m.stats().reads.value() + m.stats().writes.value()) * m.channel().timing().burst_bytes();
+  }
+  return bytes;
+}
+
 std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketNetwork& network,
                                                  bool through_l2, uint32_t channels,
                                                  bool with_dram) {
@@ -39,8 +49,8 @@ std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketN
                          std::function<uint64_t()> sum) {
     totals.push_back(std::make_unique<Total>(stats, name, unit, description, std::move(sum)));
   };
-  const auto ratio = [&](const char* name, const char* description,
-                         std::function<uint64_t()> part, std::function<uint64_t()> whole) {
+  const auto ratio = [&](const char* name, const char* description, std::function<uint64_t()> part,
+                         std::function<uint64_t()> whole) {
     totals.push_back(std::make_unique<Formula>(stats, name, "ratio", description, [part, whole] {
       return double(part()) / double(whole());
     }));
@@ -52,14 +62,7 @@ std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketN
           summed(controllers, [](Controller s) { return s.writes.value(); }));
     total("dram_bytes", "bytes", "bytes the DRAM bursts carried, read and written", [net] {
       uint64_t bytes = 0;
-      for (uint32_t i = 0; i < net->partitions(); ++i) {
-        const mempart::MemoryPartition& p = net->partition(i);
-        for (uint32_t c = 0; c < p.channels(); ++c) {
-          const mempart::MemoryController& m = p.controller(c);
-          bytes += (m.stats().reads.value() + m.stats().writes.value()) *
-                   m.channel().timing().burst_bytes();
-        }
-      }
+      for (uint32_t i = 0; i < net->partitions(); ++i) bytes += dram_bytes(net->partition(i));
       return bytes;
     });
     total("dram_activates", "commands", "ACT commands",
