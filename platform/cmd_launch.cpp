@@ -20,6 +20,7 @@
 
 #include "models/common/error.h"
 #include "models/common/kernel_names.h"
+#include "models/common/progress.h"
 #include "models/common/stats_report.h"
 #include "models/common/text_file.h"
 #include "platform/command.h"
@@ -261,6 +262,7 @@ double launch_on(apps::AppDevice& device, const CommandContext& ctx, const Launc
     }
     write_file(args[i].output, device.download<uint8_t>(addresses[i], args[i].buffer.size()));
   }
+  progress_clear();  // printed from the host program, while the simulation runs
   const std::string signature = demangle(kernel);
   std::cout << fmt::format(
       "{}{}: grid ({},{},{}), block ({},{},{}), {} bytes of dynamic shared "
@@ -310,7 +312,7 @@ int launch(const CommandContext& ctx) {
     apps::SocAppDevice device(runtime);
     kernel_ns = launch_on(device, ctx, config, args);
   });
-  finish_mem_trace(trace.get());
+  finish_mem_trace(soc.gpu(), trace.get());
   timeline.finish();
   std::cout << run_summary(stats_values_json(ctx.stats),
                            {kernel_ns, GpuSpec::from_config(ctx.config).peak_dram_gbytes_per_s()});

@@ -133,7 +133,7 @@ int run(const CommandContext& ctx) {
     result = app.run(device, size);
     stats = device.stats();
   });
-  finish_mem_trace(trace.get());
+  finish_mem_trace(soc.gpu(), trace.get());
   timeline.finish();
   return finish(ctx, app, "soc", result, stats);
 }

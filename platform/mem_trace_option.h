@@ -39,9 +39,10 @@ inline std::unique_ptr<memsys::RequestTraceWriter> start_mem_trace(const Command
   return writer;
 }
 
-/// Writes the rest of the trace and says where it went.
-inline void finish_mem_trace(memsys::RequestTraceWriter* writer) {
+/// Stops recording, writes the rest of the trace and says where it went.
+inline void finish_mem_trace(GpuSoc& gpu, memsys::RequestTraceWriter* writer) {
   if (!writer) return;
+  gpu.memory_system()->set_request_trace(nullptr);
   writer->finish();
   std::cout << fmt::format("  trace    {} requests written to {} (gpusoc memtrace --trace)\n",
                            writer->requests(), writer->path());

@@ -104,7 +104,7 @@ sc_core::sc_time SocPlatform::run(std::function<void(host::HostBus&)> program) {
   Timeline* timeline = Timeline::active();
   if (timeline) {
     slice = std::min(slice, sc_core::sc_time(impl_->timeline.interval_ns, sc_core::SC_NS));
-    if (!impl_->sampler)
+    if (!impl_->sampler || !impl_->sampler->samples(*timeline))
       impl_->sampler = std::make_unique<TimelineSampler>(impl_->gpu, *timeline,
                                                          impl_->gpu.spec().clock.shader_mhz);
   }

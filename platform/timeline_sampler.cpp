@@ -34,12 +34,14 @@ TimelineSampler::TimelineSampler(GpuSoc& gpu, Timeline& timeline, double shader_
 void TimelineSampler::sample(uint64_t ps) {
   const double interval_ps = double(ps - last_ps_);
   if (interval_ps <= 0) return;
+  // A counter holds its value until the next sample: each is stamped where its interval starts.
+  const uint64_t at = last_ps_;
   if (const memsys::MemorySystem* memory = gpu_.memory_system()) {
     const memsys::PacketNetwork& net = memory->hierarchy();
     last_dram_.resize(net.partitions(), 0);
     for (uint32_t p = 0; p < net.partitions(); ++p) {
       const uint64_t bytes = memsys::dram_bytes(net.partition(p));
-      timeline_.counter("DRAM GB/s", fmt::format("partition {}", p), ps,
+      timeline_.counter("DRAM GB/s", fmt::format("partition {}", p), at,
                         double(bytes - last_dram_[p]) * 1e3 / interval_ps);
       last_dram_[p] = bytes;
     }
@@ -49,7 +51,7 @@ void TimelineSampler::sample(uint64_t ps) {
       reads += net.slice(s).stats().read_hits.value() + net.slice(s).stats().read_misses.value();
     }
     if (reads > last_l2_reads_)
-      timeline_.counter("L2", "read hit rate", ps,
+      timeline_.counter("L2", "read hit rate", at,
                         double(hits - last_l2_hits_) / double(reads - last_l2_reads_));
     last_l2_hits_ = hits;
     last_l2_reads_ = reads;
@@ -61,7 +63,7 @@ void TimelineSampler::sample(uint64_t ps) {
     instructions += sm->issued_warp_instructions();
   if (instructions > 0 || last_instructions_ > 0) {
     const double cycles = interval_ps * shader_mhz_ * 1e-6 * double(dispatcher.sms().size());
-    timeline_.counter("SMs", "issued IPC per SM", ps,
+    timeline_.counter("SMs", "issued IPC per SM", at,
                       double(instructions - last_instructions_) / cycles);
   }
   last_instructions_ = instructions;

@@ -25,6 +25,7 @@ class TimelineSampler {
   TimelineSampler(GpuSoc& gpu, Timeline& timeline, double shader_mhz);
   /// Samples every counter at `ps` (simulated time), over the time since the last sample.
   void sample(uint64_t ps);
+  bool samples(const Timeline& timeline) const { return &timeline_ == &timeline; }
 
  private:
   GpuSoc& gpu_;

@@ -41,10 +41,25 @@ def grid(axes):
             for values in itertools.product(*[a.values for a in axes])]
 
 
-def program_identity(gpusoc):
-    """`gpusoc --version`: results of another build are not reused."""
-    done = subprocess.run([gpusoc, "--version"], capture_output=True, text=True)
-    return done.stdout.strip() if done.returncode == 0 else gpusoc
+def file_digest(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def program_identity(gpusoc, command):
+    """What the results depend on besides the swept values: the program itself (its bytes: a
+    rebuild of a changed tree says -dirty either way) and the files the command names (a
+    configuration, a trace, a module), by content. Results of another build or of edited inputs
+    are not reused."""
+    identity = [file_digest(gpusoc)]
+    for arg in command:
+        for candidate in (arg, arg.partition("=")[2]):
+            if candidate and os.path.isfile(candidate):
+                identity.append(file_digest(candidate))
+    return identity
 
 
 def point_key(identity, command, arguments):
@@ -56,11 +71,13 @@ class PointFailed(Exception):
     pass
 
 
-def run_point(argv, stats):
-    """Runs one point; its statistics go to a temporary name first, so that only a finished run
-    leaves `stats` behind. Raises PointFailed with the program's error."""
+def run_point(argv, stats, cwd):
+    """Runs one point in `cwd` (the client's directory, for relative paths in the command); its
+    statistics go to a temporary name first, so that only a finished run leaves `stats` behind.
+    Raises PointFailed with the program's error."""
     partial = stats + ".partial.json"
-    done = subprocess.run([*argv, "--stats-out", partial], capture_output=True, text=True)
+    done = subprocess.run([*argv, "--stats-out", partial], capture_output=True, text=True,
+                          cwd=cwd)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         raise PointFailed(f"exit {done.returncode}: " + (lines[-1] if lines else "no message"))
@@ -95,9 +112,10 @@ def sweep(gpusoc, command, axes, out, workers=2, scheduler=None, progress=None):
     """Runs every point; returns one row per point, in grid order:
     {"point": {label: value}, "status": "ran"|"cached"|"failed", "stats": path or None,
      "error": text or None}."""
+    gpusoc, out = os.path.abspath(gpusoc), os.path.abspath(out)  # workers elsewhere see these
     points_dir = os.path.join(out, "points")
     os.makedirs(points_dir, exist_ok=True)
-    identity = program_identity(gpusoc)
+    identity = program_identity(gpusoc, command)
     rows, todo = [], []
     for point in grid(axes):
         arguments = [arg for a in axes for arg in a.arguments(point[a.label()])]
@@ -114,7 +132,8 @@ def sweep(gpusoc, command, axes, out, workers=2, scheduler=None, progress=None):
     from distributed import as_completed
     client, cluster = client_for(workers, scheduler)
     try:
-        futures = {client.submit(run_point, argv, row["stats"], retries=1, pure=False): row
+        cwd = os.getcwd()
+        futures = {client.submit(run_point, argv, row["stats"], cwd, retries=1, pure=False): row
                    for row, argv in todo}
         for future in as_completed(futures):
             row = futures[future]

@@ -1,5 +1,6 @@
 #include "models/common/progress.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -68,8 +69,13 @@ bool progress_due() {
 }
 
 void progress_print(const ProgressLine& line) {
-  const std::string text = format_line(line, wall_s());
+  std::string text = format_line(line, wall_s());
   if (state.terminal) {
+    // A line wider than the terminal would wrap, and \r would rewrite only its last row.
+    winsize size{};
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1 &&
+        text.size() >= size.ws_col)
+      text.resize(size.ws_col - 1);
     std::fprintf(stderr, "\r%s\x1b[K", text.c_str());
     state.printed = true;
   } else {
@@ -85,6 +91,10 @@ void progress_keep(ProgressLine line) {
 }
 
 }  // namespace detail
+
+void progress_clear() {
+  if (detail::progress_on) clear_terminal_line();
+}
 
 void progress_done() {
   if (!detail::progress_on) return;
@@ -116,10 +126,12 @@ double RemainingTime::estimate(uint64_t done, uint64_t total) {
 }
 
 std::string readable_seconds(double s) {
-  if (s >= 100) return fmt::format("{:.0f} s", s);
-  if (s >= 1) return fmt::format("{:.1f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  if (s >= 1e-6) return fmt::format("{:.3g} us", s * 1e6);
+  // The unit is chosen after rounding to the digits shown: 0.9996 ms is "1 ms", not "1e+03 us".
+  const double shown = std::stod(fmt::format("{:.3g}", s));
+  if (shown >= 99.95) return fmt::format("{:.0f} s", s);
+  if (shown >= 1) return fmt::format("{:.1f} s", s);
+  if (shown >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  if (shown >= 1e-6) return fmt::format("{:.3g} us", s * 1e6);
   return fmt::format("{:.3g} ns", s * 1e9);
 }
 

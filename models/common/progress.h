@@ -46,6 +46,10 @@ inline void progress_last(Make&& make) {
   if (detail::progress_on) detail::progress_keep(make());
 }
 
+/// Clears the line from a terminal before output of the run's own (device printf, results
+/// printed from the host program); the next tick writes it again.
+void progress_clear();
+
 /// The command is over (or failed): clears the line on a terminal; elsewhere, with progress
 /// forced on, writes the last line kept, with the wall time the run took.
 void progress_done();

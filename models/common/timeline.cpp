@@ -54,6 +54,21 @@ void Timeline::span(uint32_t track, std::string_view name, uint64_t start_ps, ui
                           detail.empty() ? ~0u : intern(detail), Kind::Span});
 }
 
+void Timeline::span_in_lane(std::string_view group_name, std::string_view lanes,
+                            std::string_view name, uint64_t start_ps, uint64_t end_ps,
+                            std::string_view detail) {
+  std::string key(group_name);
+  key += '\n';
+  key += lanes;
+  std::vector<uint64_t>& ends = lane_ends_[key];
+  size_t lane = 0;
+  while (lane < ends.size() && ends[lane] > start_ps) ++lane;
+  if (lane == ends.size()) ends.push_back(0);
+  ends[lane] = std::max(end_ps, start_ps);
+  span(track(group_name, std::string(lanes) + " " + std::to_string(lane)), name, start_ps, end_ps,
+       detail);
+}
+
 void Timeline::counter(std::string_view group_name, std::string_view name, uint64_t ps,
                        double value) {
   // A counter holds its value until the next sample: one that has not changed is not repeated.

@@ -28,6 +28,11 @@ class Timeline {
   /// viewer's details of the event.
   void span(uint32_t track, std::string_view name, uint64_t start_ps, uint64_t end_ps,
             std::string_view detail = {});
+  /// `name` from `start_ps` to `end_ps` on the first of the tracks "`lanes` 0", "`lanes` 1", ...
+  /// of `group` free by then: spans that overlap without nesting (the CTAs resident on one SM)
+  /// each get a row, as the trace-event format wants. Spans must come in the order they end.
+  void span_in_lane(std::string_view group, std::string_view lanes, std::string_view name,
+                    uint64_t start_ps, uint64_t end_ps, std::string_view detail = {});
   /// One sample of the counter `name` of group `group` at `ps`.
   void counter(std::string_view group, std::string_view name, uint64_t ps, double value);
 
@@ -60,6 +65,7 @@ class Timeline {
   std::unordered_map<std::string, uint32_t> track_ids_;  // "group\nname"
   std::vector<uint32_t> groups_;                         // group names' string ids, by pid - 1
   std::vector<double> counter_last_;  // by track: a counter's last value (NaN: not a counter)
+  std::unordered_map<std::string, std::vector<uint64_t>> lane_ends_;  // "group\nlanes": by lane
 };
 
 }  // namespace gpusoc

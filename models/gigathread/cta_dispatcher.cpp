@@ -8,6 +8,7 @@
 #include "models/common/error.h"
 #include "models/common/param.h"
 #include "models/common/picoseconds.h"
+#include "models/common/progress.h"
 #include "models/common/timeline.h"
 #include "models/ptx/program.h"
 
@@ -66,7 +67,10 @@ CtaDispatcher::CtaDispatcher(sc_core::sc_module_name name, const DispatcherConfi
       grid_in("grid_in"),
       config_(config),
       policy_(dispatch_policies().make(config.policy, config.places)),
-      printf_sink_([](const std::string& s) { std::fputs(s.c_str(), stdout); }),
+      printf_sink_([](const std::string& s) {
+        progress_clear();  // device printf on a line of its own
+        std::fputs(s.c_str(), stdout);
+      }),
       stats_(stats_parent, basename()),
       grids_(stats_, "grids", "grids", "grids run to completion or failure"),
       ctas_(stats_, "ctas", "CTAs", "CTAs placed on SMs"),
@@ -184,6 +188,8 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   dispatch();
   wait(g.done);
   GridResult result = std::move(g.result);
+  if (!g.started)  // failed before any CTA ran (a reset): it ends where it started, now
+    result.stats.start_ps = result.stats.end_ps = Picoseconds().now();
   launches_.record(g.work.launch.grid_id, g.request, result);
   if (Timeline* t = Timeline::active()) {
     t->span(t->track("kernels", fmt::format("channel {}", request.channel)), request.kernel->name,
@@ -254,9 +260,9 @@ void CtaDispatcher::cta_retired(sm::GridWork& work, uint32_t sm, const sm::CtaRe
   const Picoseconds ps;
   const uint64_t start = ps.of(report.start), end = ps.of(report.end);
   if (Timeline* t = Timeline::active()) {
-    t->span(t->track("SMs", fmt::format("SM {}", sm)), grid.request.kernel->name, start, end,
-            fmt::format("grid {}, CTA ({},{},{})", work.launch.grid_id, report.ctaid.x,
-                        report.ctaid.y, report.ctaid.z));
+    t->span_in_lane("SMs", fmt::format("SM {} CTA slot", sm), grid.request.kernel->name, start, end,
+                    fmt::format("grid {}, CTA ({},{},{})", work.launch.grid_id, report.ctaid.x,
+                                report.ctaid.y, report.ctaid.z));
   }
   if (!grid.started || start < s.start_ps) s.start_ps = start;
   s.end_ps = std::max<uint64_t>(s.end_ps, end);

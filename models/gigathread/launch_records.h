@@ -19,7 +19,8 @@ class LaunchRecords {
  public:
   LaunchRecords(StatGroup& parent, uint64_t max_records);
   ~LaunchRecords();
-  /// Grid `grid_id` of `request` ended with `result` (refused launches included).
+  /// Grid `grid_id` of `request` ended with `result` (launches refused before running get no
+  /// grid: refused_launches counts them).
   void record(uint32_t grid_id, const GridRequest& request, const GridResult& result);
 
  private:

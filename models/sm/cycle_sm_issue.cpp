@@ -84,8 +84,9 @@ bool CycleSm::try_issue(Block& block, uint32_t s) {
   uint64_t start = cycle_;  // when the LSU takes it
   if (via_mio) {
     const bool banks = in->space == ptx::StateSpace::Shared;
-    start = mio_.enqueue(block_index, cycle_, banks ? lsu_.shared_free() : 0);
-    result += start - cycle_;
+    // The operand reads (extra) come first; the queue's wait adds to them.
+    start = mio_.enqueue(block_index, cycle_ + extra, banks ? lsu_.shared_free() : 0);
+    result += start - (cycle_ + extra);
   }
   lsu_.begin_instruction(s, slot.generation, slot.warp, in, cta.kernel, start);
   try {

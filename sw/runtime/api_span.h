@@ -21,7 +21,8 @@ class ApiSpan {
     start_ps_ = Picoseconds().of(bus_.now());
   }
   ~ApiSpan() {
-    if (timeline_)
+    // The timeline may have ended while the call blocked (a run stopped by --max-wall).
+    if (timeline_ && timeline_ == Timeline::active())
       timeline_->span(timeline_->track("host", "API calls"), name_, start_ps_,
                       Picoseconds().of(bus_.now()), detail_);
   }
