@@ -153,6 +153,9 @@ GpuSoc::GpuSoc(sc_core::sc_module_name name, const Config& config, StatGroup& st
   // After the SMs: the memory system's ports are the SMs', then the texture units'.
   for (auto& unit : texture_units_)
     connect_to_memory(unit->mem_initiator, std::string(unit->basename()) + "_mem");
+  launch_counters_ = std::make_unique<SocLaunchCounters>(kernel_stats_.get(), memory_system_.get(),
+                                                         texture_units_);
+  dispatcher_->set_launch_counters(launch_counters_.get());
 
   endpoint_->on_function_level_reset([this] { flr_requested_.notify(sc_core::SC_ZERO_TIME); });
   SC_HAS_PROCESS(GpuSoc);

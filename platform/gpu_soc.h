@@ -35,6 +35,7 @@
 #include "models/sm/loosely_timed_sm.h"
 #include "models/tex/texture_unit.h"
 #include "platform/gpu_spec.h"
+#include "platform/launch_counters.h"
 
 namespace gpusoc::platform {
 
@@ -133,6 +134,7 @@ class GpuSoc : public sc_core::sc_module {
   std::vector<std::unique_ptr<sc_core::sc_module>> sms_;          // LooselyTimedSm or CycleSm
   std::vector<std::unique_ptr<tex::TextureUnit>> texture_units_;  // per TPC, or per SM
   std::unique_ptr<sm::KernelCycleStats> kernel_stats_;  // cycle-level SMs' per-kernel counts
+  std::unique_ptr<SocLaunchCounters> launch_counters_;  // what each launch's record adds
   // Raised from whichever process latches an interrupt cause.
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
   sc_core::sc_event flr_requested_;

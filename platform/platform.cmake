@@ -6,6 +6,7 @@ add_library(gpusoc_soc OBJECT
   ${CMAKE_CURRENT_SOURCE_DIR}/gpu_soc.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/soc_platform.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/timeline_sampler.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/launch_counters.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/register_doc.cpp)
 target_include_directories(gpusoc_soc PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(gpusoc_soc

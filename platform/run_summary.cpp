@@ -89,6 +89,25 @@ double over_texture_units(const Json& gpu, const char* field) {
   return sum;
 }
 
+// What a launch's record has of the cycle-level SMs, the L2 and the texture caches
+// (gigathread::LaunchCounters), on a line of its own; nothing for loosely timed SMs.
+std::string launch_cycle_line(const Json& g) {
+  const double cycles = number(g, "cycles");
+  if (cycles <= 0) return "";
+  KernelCounts k;
+  k.add(g);  // its stall reasons
+  std::string text =
+      fmt::format("           IPC {:.3f}, issued {}", number(g, "warp_instructions") / cycles,
+                  percent(number(g, "warp_instructions"), number(g, "issue_slots")));
+  if (number(g, "l1_lookups") > 0)
+    text += ", L1 hits " + percent(number(g, "l1_hits"), number(g, "l1_lookups"));
+  if (number(g, "l2_reads") > 0)
+    text += ", L2 read hits " + percent(number(g, "l2_read_hits"), number(g, "l2_reads"));
+  if (number(g, "texture_lookups") > 0)
+    text += ", texture hits " + percent(number(g, "texture_hits"), number(g, "texture_lookups"));
+  return text + "; stalls " + k.top_stalls() + "\n";
+}
+
 // A few launches one by one (the statistics file keeps each of them).
 std::string launch_lines(const Json& gpu) {
   constexpr size_t kShown = 8;
@@ -114,6 +133,7 @@ std::string launch_lines(const Json& gpu) {
                     readable_seconds((number(*g, "end_ns") - number(*g, "start_ns")) * 1e-9),
                     number(*g, "ctas"), percent(number(*g, "achieved_occupancy"), 1),
                     status.empty() || status == "None" ? "" : ", " + status);
+    out += launch_cycle_line(*g);
   }
   return out;
 }

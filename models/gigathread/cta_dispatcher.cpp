@@ -184,6 +184,7 @@ GridResult CtaDispatcher::run_grid(const GridRequest& request) {
   grid->result.stats.max_resident_warps =
       uint64_t(ctas_per_sm(request)) * warps_per_cta * sms_.size();
   ActiveGrid& g = *grid;
+  launches_.started(l.grid_id, request.kernel->name);
   active_.push_back(std::move(grid));
   dispatch();
   wait(g.done);

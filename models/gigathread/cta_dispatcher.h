@@ -67,6 +67,8 @@ class CtaDispatcher : public sc_core::sc_module,
     uint64_t ctas_done = 0, ctas_total = 0;
   };
   Progress progress() const;
+  /// Further counts for the per-launch records (cycle-level SMs, L2, texture caches).
+  void set_launch_counters(const LaunchCounters* counters) { launches_.set_counters(counters); }
   /// Threads resident on the SMs over what they can hold (a timeline's occupancy samples).
   double resident_thread_fraction() const;
   /// The SMs, in SM order.

@@ -20,6 +20,7 @@ struct LaunchRecords::Record : StatGroup {
   Scalar occupancy{*this, "achieved_occupancy", "fraction",
                    "resident warps over what the SMs could hold of the kernel, over its time"};
   Text status{*this, "status", "", "how it ended: None, or the error code (docs/commands.md)"};
+  std::deque<Counter> counts;  // LaunchCounters' growth over the launch
 };
 
 LaunchRecords::LaunchRecords(StatGroup& parent, uint64_t max_records)
@@ -30,7 +31,18 @@ LaunchRecords::LaunchRecords(StatGroup& parent, uint64_t max_records)
 
 LaunchRecords::~LaunchRecords() = default;
 
+void LaunchRecords::started(uint32_t grid_id, const std::string& kernel) {
+  if (!counters_ || records_.size() >= max_records_) return;
+  counters_->totals(kernel, at_start_[grid_id]);
+}
+
 void LaunchRecords::record(uint32_t grid_id, const GridRequest& request, const GridResult& result) {
+  std::vector<uint64_t> before;
+  const auto start = at_start_.find(grid_id);
+  if (start != at_start_.end()) {
+    before = std::move(start->second);
+    at_start_.erase(start);
+  }
   if (records_.size() >= max_records_) {
     ++unrecorded_;
     return;
@@ -49,6 +61,15 @@ void LaunchRecords::record(uint32_t grid_id, const GridRequest& request, const G
   const double capacity = double(s.max_resident_warps) * double(s.end_ps - s.start_ps);
   r->occupancy.set(capacity > 0 ? double(s.occupancy_warp_ps) / capacity : 0.0);
   r->status.set(cmd::error_name(result.error));
+  if (counters_ && !before.empty() && request.kernel) {
+    std::vector<uint64_t> after;
+    counters_->totals(request.kernel->name, after);
+    const auto& names = counters_->names();
+    for (size_t i = 0; i < names.size() && i < after.size(); ++i) {
+      r->counts.emplace_back(*r, names[i].name, names[i].unit, names[i].description);
+      r->counts.back() += after[i] - before[i];
+    }
+  }
   records_.push_back(std::move(r));
 }
 

@@ -43,6 +43,12 @@ CycleStats::CycleStats(StatGroup& parent, std::string name, uint32_t warp_slots)
             return ratio(double(shared_cycles.value()), double(shared_accesses.value()));
           }) {}
 
+const CycleStats* KernelCycleStats::find(const std::string& kernel) const {
+  for (const auto& k : kernels_)
+    if (k->name() == kernel) return k.get();
+  return nullptr;
+}
+
 CycleStats& KernelCycleStats::of(const std::string& kernel) {
   for (const auto& k : kernels_)
     if (k->name() == kernel) return *k;

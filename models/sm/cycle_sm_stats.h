@@ -92,6 +92,8 @@ class KernelCycleStats {
       : group_(parent, "kernels"), warp_slots_(warp_slots) {}
   /// The group of `kernel`, made on first use.
   CycleStats& of(const std::string& kernel);
+  /// The group of `kernel`, or null before its first CTA.
+  const CycleStats* find(const std::string& kernel) const;
 
  private:
   StatGroup group_;

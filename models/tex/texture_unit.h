@@ -29,8 +29,8 @@
 #include <tlm>
 
 #include "models/common/bandwidth_booking.h"
-#include "models/common/picoseconds.h"
 #include "models/common/config.h"
+#include "models/common/picoseconds.h"
 #include "models/common/stat.h"
 #include "models/common/stat_group.h"
 #include "models/sm/memory_request_port.h"
@@ -63,6 +63,9 @@ class TextureUnit : public sc_core::sc_module {
 
   TextureUnit(sc_core::sc_module_name name, const TextureUnitConfig& config, StatGroup& parent);
   ~TextureUnit() override;
+  /// Texture-cache lookups and hits so far (for the per-launch records).
+  uint64_t cache_lookups() const { return stats_.lookups.value(); }
+  uint64_t cache_hits() const { return stats_.hits.value(); }
 
  private:
   struct Request {

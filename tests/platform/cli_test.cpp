@@ -1,4 +1,5 @@
 // Runs the built gpusoc program: output, exit status and the one-line errors.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -322,9 +323,37 @@ TEST_F(CliTest, EachLaunchHasItsOwnStatistics) {
     instructions += r["warp_instructions"]["value"].get<uint64_t>();
   }
   EXPECT_EQ(stream_end.size(), 2u);  // the app's two streams
+  // Loosely timed SMs keep no cycle counts: the records have none to add.
+  EXPECT_FALSE(records["grid1"].contains("cycles"));
   // The four launches are alike: three are three quarters of the totals.
   EXPECT_EQ(ctas * 4, 3 * std::stoull(m[2]));
   EXPECT_EQ(instructions * 4, 3 * std::stoull(m[3]));
+}
+
+// With cycle-level SMs each launch's record has the cycles, issue slots, stalls and hit counts
+// it added: launches of one kernel that follow one another add up to the kernel's totals.
+TEST_F(CliTest, EachLaunchRecordsItsCycleLevelCounts) {
+  const std::string stats = dir.file("stats.json");
+  const Outcome result = gpusoc("run two_streams --config " + kConfigDir +
+                                "/small.json --set sm.model=cycle --stats-out " + stats);
+  ASSERT_EQ(result.status, 0) << result.err;
+  const nlohmann::json gpu = nlohmann::json::parse(testing::read_file(stats))["gpu"];
+  const nlohmann::json& kernel = gpu["kernels"]["vector_add"];
+  std::map<std::string, uint64_t> sums;
+  std::vector<std::pair<double, double>> spans;
+  for (const auto& [name, r] : gpu["cta_dispatcher"]["launches"].items()) {
+    if (name.rfind("grid", 0) != 0) continue;
+    spans.emplace_back(r["start_ns"]["value"].get<double>(), r["end_ns"]["value"].get<double>());
+    for (const char* c : {"cycles", "issue_slots", "stall_memory", "stall_pipeline",
+                          "stall_dependency", "resident_warp_cycles"})
+      sums[c] += r[c]["value"].get<uint64_t>();
+    EXPECT_GT(r["cycles"]["value"].get<uint64_t>(), 0u) << name;
+  }
+  ASSERT_EQ(spans.size(), 4u);
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i) ASSERT_LE(spans[i - 1].second, spans[i].first);
+  for (const auto& [c, sum] : sums) EXPECT_EQ(sum, kernel[c]["value"].get<uint64_t>()) << c;
+  EXPECT_THAT(result.out, HasSubstr("           IPC "));
 }
 
 // --mem-trace writes the requests the memory system counted, and memtrace replays them: the same
