@@ -1,5 +1,7 @@
 #include "platform/launch_counters.h"
 
+#include "models/memsys/memory_totals.h"
+
 namespace gpusoc::platform {
 namespace {
 
@@ -54,14 +56,9 @@ void SocLaunchCounters::totals(const std::string& kernel, std::vector<uint64_t>&
     }
   }
   if (memory_ && memory_->hierarchy().slices() > 0) {
-    const memsys::PacketNetwork& net = memory_->hierarchy();
-    uint64_t hits = 0, reads = 0;
-    for (uint32_t s = 0; s < net.slices(); ++s) {
-      hits += net.slice(s).stats().read_hits.value();
-      reads += net.slice(s).stats().read_hits.value() + net.slice(s).stats().read_misses.value();
-    }
-    out.push_back(hits);
-    out.push_back(reads);
+    const memsys::L2Reads l2 = memsys::l2_reads(memory_->hierarchy());
+    out.push_back(l2.hits);
+    out.push_back(l2.reads);
   }
   if (!textures_.empty()) {
     uint64_t hits = 0, lookups = 0;

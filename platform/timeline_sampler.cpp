@@ -45,11 +45,7 @@ void TimelineSampler::sample(uint64_t ps) {
                         double(bytes - last_dram_[p]) * 1e3 / interval_ps);
       last_dram_[p] = bytes;
     }
-    uint64_t hits = 0, reads = 0;
-    for (uint32_t s = 0; s < net.slices(); ++s) {
-      hits += net.slice(s).stats().read_hits.value();
-      reads += net.slice(s).stats().read_hits.value() + net.slice(s).stats().read_misses.value();
-    }
+    const auto [hits, reads] = memsys::l2_reads(net);
     if (reads > last_l2_reads_)
       timeline_.counter("L2", "read hit rate", at,
                         double(hits - last_l2_hits_) / double(reads - last_l2_reads_));

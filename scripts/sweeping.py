@@ -18,6 +18,27 @@ import subprocess
 import sys
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def build_gpusoc():
+    """The program of the default build, built (incrementally) first, as scripts/run does;
+    None when the build failed (its errors are on the terminal)."""
+    done = subprocess.run(["bash", "-c", f'source "{ROOT}/scripts/common.sh"; gpusoc_build'])
+    if done.returncode != 0:
+        return None
+    build = os.environ.get("GPUSOC_BUILD", os.path.join(ROOT, "build"))
+    return os.path.join(build, "platform", "gpusoc")
+
+
+def numeric(values):
+    """The values as numbers, or None when one is not."""
+    try:
+        return [float(v) for v in values]
+    except (TypeError, ValueError):
+        return None
+
+
 class Axis:
     """One swept knob: `name` is set:PARAMETER (a configuration parameter, given as --set) or the
     name of one of the command's options (rate, pattern, ...), with the values it takes."""

@@ -33,6 +33,16 @@ uint64_t dram_bytes(const mempart::MemoryPartition& p) {
   return bytes;
 }
 
+L2Reads l2_reads(const PacketNetwork& network) {
+  L2Reads r;
+  for (uint32_t s = 0; s < network.slices(); ++s) {
+    const l2::L2Stats& stats = network.slice(s).stats();
+    r.hits += stats.read_hits.value();
+    r.reads += stats.read_hits.value() + stats.read_misses.value();
+  }
+  return r;
+}
+
 std::vector<std::unique_ptr<Stat>> memory_totals(StatGroup& stats, const PacketNetwork& network,
                                                  bool through_l2, uint32_t channels,
                                                  bool with_dram) {
